@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { messages } from '@clinicrelay/contracts/errors.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { registerGuard } from './platform/auth/guard.ts';
+import { AppError, registerErrorHandling } from './platform/errors.ts';
+import type { App, RouteRoles } from './platform/http.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { accountRoutes } from './modules/account/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { sessionRoutes } from './modules/session/routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  roles: RouteRoles;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    // Every /api route with its declared roles: the authorization test walks this table.
+    apiRoutes: RouteEntry[];
+  }
+}
+
+// Logs carry the request id, method and path only: query strings and bodies may hold PHI or secrets.
+export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
+  level,
+  redact: ['req.headers.authorization', 'req.headers.cookie', 'password', 'refreshToken', 'accessToken'],
+  serializers: {
+    req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
+  },
+});
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const app = Fastify({
+    logger: deps.logger ?? loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    bodyLimit: 1024 * 1024,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('apiRoutes', [] as RouteEntry[]);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, roles: ['SysAdmin'], docsCookie: true };
+    const roles = route.config?.roles;
+    if (!roles) throw new Error(`Route ${String(route.method)} ${route.url} declares no roles`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, roles });
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+
+  registerErrorHandling(app);
+  registerSecurityHeaders(app);
+  registerGuard(app, { db, signingKey: config.tokenSigningKey, now });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(429, messages.tooManyRequests),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'ClinicRelay API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  app.route({
+    method: 'GET',
+    url: '/api/openapi.json',
+    config: { roles: ['SysAdmin'] },
+    schema: { hide: true },
+    handler: async () => app.swagger(),
+  });
+
+  healthRoutes(app, { db });
+  accountRoutes(app, {
+    db,
+    signingKey: config.tokenSigningKey,
+    now,
+    loginRateLimitPerMinute: config.loginRateLimitPerMinute,
+    secureCookies: config.publicUrl?.startsWith('https:') ?? false,
+  });
+  sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
+
+  registerWebApp(app, config.webDistDir);
+  return app;
+}
+
+// The SPA: files from the web build, and index.html for every other non-API path so deep links work.
+function registerWebApp(app: App, distDir: string) {
+  const hasWeb = existsSync(path.join(distDir, 'index.html'));
+  if (hasWeb) {
+    void app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: true,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const urlPath = request.url.split('?')[0]!.toLowerCase();
+    if (urlPath === '/api' || urlPath.startsWith('/api/') || !['GET', 'HEAD'].includes(request.method)) {
+      return reply.status(404).send({ message: messages.notFound });
+    }
+    if (!hasWeb) return reply.status(404).type('text/plain').send('The web app is not built: run `npm run build`.');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

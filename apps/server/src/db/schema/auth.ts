@@ -1,0 +1,51 @@
+import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations.ts';
+import { users } from './users.ts';
+
+// A signed-in session: every access token carries its id, and every request checks it is still live.
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
+    // The organization the user is working in; switched by POST /api/account/change.
+    organizationId: uuid().references(() => organizations.id, { onDelete: 'set null' }),
+    ip: text().notNull(),
+    userAgent: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    revokedAt: timestamp({ withTimezone: true }),
+    revokedReason: text(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+// Only the SHA-256 of a refresh token is stored; each is used once (rotation).
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    sessionId: uuid().notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    tokenHash: text().notNull().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+// Every sign-in attempt, by the normalized user name typed (known or not), so lockout cannot reveal
+// which user names exist.
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userName: text().notNull(),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    ip: text().notNull(),
+    outcome: text({ enum: ['success', 'failure', 'lockout', 'locked', 'disabled', 'two-factor'] }).notNull(),
+    succeeded: boolean().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_attempts_user_name_idx').on(t.userName, t.createdAt)],
+);

@@ -1,0 +1,64 @@
+import { boolean, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { auditColumns, organizations } from './organizations.ts';
+
+// The User entity of back-office-a §3 (password fields are the hash; roles live in memberships).
+export const users = pgTable('users', {
+  id: uuid().primaryKey().defaultRandom(),
+  // Stored lower-case: sign-in is case-insensitive on the user name.
+  userName: text().notNull().unique(),
+  email: text().notNull(),
+  firstName: text().notNull(),
+  lastName: text().notNull(),
+  phoneNumber: text(),
+  passwordHash: text(),
+  isDisabled: boolean().notNull().default(false),
+  disabledDateTime: timestamp({ withTimezone: true }),
+  idProofStatus: text(),
+  idProofed: boolean().notNull().default(false),
+  idProofFileName: text(),
+  twoFactorEnabled: boolean().notNull().default(false),
+  // Base32 TOTP secret; enrolment arrives with the account-security issue.
+  twoFactorSecret: text(),
+  tokenAuthEnabled: boolean().notNull().default(false),
+  lockoutEnabled: boolean().notNull().default(true),
+  defaultOrganizationId: uuid().references(() => organizations.id, { onDelete: 'set null' }),
+  ...auditColumns,
+});
+
+export const jobFunctions = pgTable('job_functions', {
+  id: integer().primaryKey(),
+  name: text().notNull().unique(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid().notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    role: text({ enum: ['Administrator', 'User'] }).notNull(),
+    primaryJobFunctionId: integer().references(() => jobFunctions.id),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.organizationId] })],
+);
+
+export const userSystemRoles = pgTable(
+  'user_system_roles',
+  {
+    userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text({ enum: ['SysAdmin', 'SysAdminReporting'] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+);
+
+export const userPreferences = pgTable('user_preferences', {
+  userId: uuid().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  emailNewMessages: boolean().notNull().default(true),
+  emailUnprocessedMessages: boolean().notNull().default(false),
+  emailSystemNotifications: boolean().notNull().default(true),
+  emailUnassignedMessages: boolean().notNull().default(false),
+  emailFailedMessagesDigest: boolean().notNull().default(false),
+  sidebarCollapsed: boolean().notNull().default(false),
+  hideActivationDelayDialog: boolean().notNull().default(false),
+  modifiedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,110 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../client.ts';
+import { featureToggles } from '../schema/features.ts';
+import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
+import { organizations } from '../schema/organizations.ts';
+import { jobFunctions, memberships, userPreferences, userSystemRoles, users } from '../schema/users.ts';
+import { hashPassword } from '../../platform/auth/passwords.ts';
+import { featureNames } from '@clinicrelay/contracts/session.ts';
+
+type OrgSeed = Omit<typeof organizations.$inferInsert, 'id'>;
+interface UserSeed {
+  userName: string;
+  firstName: string;
+  lastName: string;
+  systemRole?: 'SysAdmin' | 'SysAdminReporting';
+  memberships?: { org: string; role: 'Administrator' | 'User' }[];
+}
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+
+// The demo world of the foundation issue §9; later issues add their own parts (document sources, messages).
+const demoOrganizations: Record<string, OrgSeed> = {
+  lakeside: { name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional' },
+  riverview: { name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional' },
+  hillcrest: { name: 'Hillcrest Pediatrics', subdomain: 'hillcrest', isActivated: false, isAcceptedEula: false, isIdProofed: false, planId: 'professional' },
+  oakwood: { name: 'Oakwood Clinic', subdomain: 'oakwood', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(400), isIdProofed: true, idProofedAttemptDate: daysAgo(400), cancelledAt: daysAgo(20), subscriptionReference: 'SUB-OAKWOOD-2025-0042', planId: 'professional' },
+};
+
+export const demoUsers: UserSeed[] = [
+  { userName: 'sysadmin@example.org', firstName: 'Sam', lastName: 'Admin', systemRole: 'SysAdmin' },
+  { userName: 'reporting@example.org', firstName: 'Rita', lastName: 'Reports', systemRole: 'SysAdminReporting' },
+  { userName: 'admin@lakeside.example.org', firstName: 'Laura', lastName: 'Lake', memberships: [{ org: 'lakeside', role: 'Administrator' }] },
+  { userName: 'user@lakeside.example.org', firstName: 'Leo', lastName: 'Shore', memberships: [{ org: 'lakeside', role: 'User' }] },
+  { userName: 'admin@riverview.example.org', firstName: 'Rachel', lastName: 'Rivers', memberships: [{ org: 'riverview', role: 'Administrator' }] },
+  { userName: 'user@riverview.example.org', firstName: 'Ray', lastName: 'Banks', memberships: [{ org: 'riverview', role: 'User' }] },
+  { userName: 'admin@hillcrest.example.org', firstName: 'Hannah', lastName: 'Hill', memberships: [{ org: 'hillcrest', role: 'Administrator' }] },
+  { userName: 'admin@oakwood.example.org', firstName: 'Olivia', lastName: 'Oak', memberships: [{ org: 'oakwood', role: 'Administrator' }] },
+  { userName: 'user@oakwood.example.org', firstName: 'Owen', lastName: 'Woods', memberships: [{ org: 'oakwood', role: 'User' }] },
+  { userName: 'multi@example.org', firstName: 'Morgan', lastName: 'Multi', memberships: [{ org: 'lakeside', role: 'User' }, { org: 'riverview', role: 'User' }] },
+  { userName: 'netadmin@example.org', firstName: 'Nina', lastName: 'Network', memberships: [{ org: 'lakeside', role: 'Administrator' }] },
+];
+
+const demoJobFunctions = ['Physician', 'Nurse', 'Medical Assistant', 'Front Desk', 'Health Information Management', 'Practice Manager', 'Other'];
+
+export async function isSeeded(db: Database): Promise<boolean> {
+  const rows = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, 'lakeside'));
+  return rows.length > 0;
+}
+
+// Idempotent: inserts what is missing and leaves what exists untouched.
+export async function seedDemo(db: Database, opts: { demoPassword: string; env: string }): Promise<void> {
+  if (opts.env === 'production') throw new Error('The demo world is not seeded in production mode.');
+  const passwordHash = await hashPassword(opts.demoPassword);
+  await db.transaction(async (tx) => {
+    await tx.insert(jobFunctions).values(demoJobFunctions.map((name, i) => ({ id: i + 1, name }))).onConflictDoNothing();
+    await tx.insert(featureToggles).values(featureNames.map((name) => ({ name, description: featureDescriptions[name], isEnabled: false }))).onConflictDoNothing();
+    const orgIds: Record<string, string> = {};
+    for (const [key, org] of Object.entries(demoOrganizations)) {
+      await tx.insert(organizations).values(org).onConflictDoNothing({ target: organizations.subdomain });
+      const [row] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, org.subdomain));
+      orgIds[key] = row!.id;
+    }
+    const userIds: Record<string, string> = {};
+    for (const u of demoUsers) {
+      const first = u.memberships?.[0];
+      await tx
+        .insert(users)
+        .values({
+          userName: u.userName,
+          email: u.userName,
+          firstName: u.firstName,
+          lastName: u.lastName,
+          passwordHash,
+          idProofed: true,
+          defaultOrganizationId: first ? orgIds[first.org] : null,
+        })
+        .onConflictDoNothing({ target: users.userName });
+      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.userName, u.userName));
+      const userId = row!.id;
+      userIds[u.userName] = userId;
+      if (u.systemRole) await tx.insert(userSystemRoles).values({ userId, role: u.systemRole }).onConflictDoNothing();
+      for (const m of u.memberships ?? []) {
+        await tx.insert(memberships).values({ userId, organizationId: orgIds[m.org]!, role: m.role, primaryJobFunctionId: m.role === 'Administrator' ? 6 : 2 }).onConflictDoNothing();
+      }
+      await tx.insert(userPreferences).values({ userId }).onConflictDoNothing();
+    }
+    await tx.insert(networks).values({ name: 'Northwest Health Network' }).onConflictDoNothing({ target: networks.name });
+    const [network] = await tx.select({ id: networks.id }).from(networks).where(eq(networks.name, 'Northwest Health Network'));
+    for (const key of ['lakeside', 'riverview']) {
+      await tx.insert(networkOrganizations).values({ networkId: network!.id, organizationId: orgIds[key]! }).onConflictDoNothing();
+    }
+    await tx.insert(networkAdministrators).values({ networkId: network!.id, userId: userIds['netadmin@example.org']! }).onConflictDoNothing();
+  });
+}
+
+const featureDescriptions: Record<(typeof featureNames)[number], string> = {
+  PatientExtractionAPI: 'Extract patient details from an attachment.',
+  IntakeCdaViewer: 'CDA Explorer tab in the Intake document viewer.',
+  AutomatedCarePlans: 'Track Fax Responses on fax destinations.',
+  WestFaxInterface: 'WestFax fax provider accounts.',
+  UseOptimizedIntake: 'Use the optimized Intake list call.',
+};
+
+export const demoSignInLines = (password: string): string[] => [
+  `Demo sign-ins (password ${password}):`,
+  ...demoUsers.map((u) => {
+    const what = u.systemRole ?? u.memberships?.map((m) => `${m.role} of ${demoOrganizations[m.org]!.name}`).join(', ');
+    return `  ${u.userName.padEnd(30)} ${what}${u.userName.startsWith('netadmin') ? ' (network administrator)' : ''}`;
+  }),
+];

@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/app.ts';
+
+describe('health', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers ok with the database', async () => {
+    const res = await t.call(null, 'GET', '/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('answers 503 when the database does not answer', async () => {
+    const broken = await createTestApp();
+    await broken.handle.close();
+    const res = await broken.call(null, 'GET', '/api/health');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'unavailable', database: 'unavailable' });
+    await broken.app.close();
+  });
+});

@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiFetch, setAuthFailureHandler } from './client.ts';
+import { readTokens, saveTokens } from './tokens.ts';
+
+interface Call {
+  url: string;
+  authorization: string | null;
+  body: unknown;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** A fake server: records each call, answers refresh with a new pair unless told otherwise. */
+function stubServer(options: { refresh?: () => Response | Promise<Response>; data?: () => Response } = {}) {
+  const calls: Call[] = [];
+  let issued = 0;
+  const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const headers = new Headers(init?.headers);
+    calls.push({
+      url,
+      authorization: headers.get('Authorization'),
+      body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    });
+    if (url === '/api/account/refresh') {
+      if (options.refresh) return options.refresh();
+      issued += 1;
+      return json(200, { accessToken: `renewed-${issued}`, tokenType: 'Bearer', expiresIn: 900, refreshToken: `refresh-${issued}` });
+    }
+    return options.data ? options.data() : json(200, { ok: true });
+  });
+  vi.stubGlobal('fetch', fetchStub);
+  return { calls, fetchStub };
+}
+
+/** Stores a pair whose access token expires in `seconds` (negative = already expired). */
+function signInExpiringIn(seconds: number) {
+  saveTokens({ accessToken: 'current', tokenType: 'Bearer', expiresIn: seconds, refreshToken: 'refresh-0' });
+}
+
+describe('apiFetch token renewal (end-user §4 "Access token")', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    setAuthFailureHandler(null);
+  });
+
+  it('uses the current token while more than 60 s remain', async () => {
+    signInExpiringIn(300);
+    const { calls } = stubServer();
+    await apiFetch('/api/users/profiledata');
+    expect(calls.map((c) => c.url)).toEqual(['/api/users/profiledata']);
+    expect(calls[0]?.authorization).toBe('Bearer current');
+  });
+
+  it('renews within 60 s of expiry, stores the rotated pair and sends the new token', async () => {
+    signInExpiringIn(45);
+    const { calls } = stubServer();
+    await apiFetch('/api/users/profiledata');
+    expect(calls.map((c) => c.url)).toEqual(['/api/account/refresh', '/api/users/profiledata']);
+    expect(calls[0]?.body).toEqual({ refreshToken: 'refresh-0' });
+    expect(calls[0]?.authorization).toBeNull();
+    expect(calls[1]?.authorization).toBe('Bearer renewed-1');
+    expect(readTokens()).toMatchObject({ accessToken: 'renewed-1', refreshToken: 'refresh-1' });
+  });
+
+  it('renews an expired token', async () => {
+    signInExpiringIn(-10);
+    const { calls } = stubServer();
+    await apiFetch('/api/features');
+    expect(calls[0]?.url).toBe('/api/account/refresh');
+    expect(calls[1]?.authorization).toBe('Bearer renewed-1');
+  });
+
+  it('makes one refresh for concurrent calls', async () => {
+    signInExpiringIn(10);
+    const { calls } = stubServer();
+    await Promise.all([apiFetch('/api/a'), apiFetch('/api/b'), apiFetch('/api/c')]);
+    expect(calls.filter((c) => c.url === '/api/account/refresh')).toHaveLength(1);
+    expect(calls.filter((c) => c.url !== '/api/account/refresh').map((c) => c.authorization)).toEqual([
+      'Bearer renewed-1',
+      'Bearer renewed-1',
+      'Bearer renewed-1',
+    ]);
+  });
+
+  it('logs a failed renewal instead of throwing, and goes on unauthenticated once the token has expired', async () => {
+    signInExpiringIn(-10);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { calls } = stubServer({ refresh: () => json(401, { message: 'Token revoked or expired.' }) });
+    await expect(apiFetch('/api/public-thing')).resolves.toEqual({ ok: true });
+    expect(warn).toHaveBeenCalledOnce();
+    expect(calls[1]?.authorization).toBeNull();
+    expect(readTokens()).toEqual({ accessToken: null, expiresAt: null, refreshToken: null });
+  });
+
+  it('keeps a still-valid token when renewal fails on the network', async () => {
+    signInExpiringIn(30);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { calls } = stubServer({ refresh: () => Promise.reject(new TypeError('Failed to fetch')) });
+    await apiFetch('/api/users/profiledata');
+    expect(warn).toHaveBeenCalledOnce();
+    expect(calls[1]?.authorization).toBe('Bearer current');
+    expect(readTokens().refreshToken).toBe('refresh-0');
+  });
+});
+
+describe('apiFetch errors', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    setAuthFailureHandler(null);
+  });
+
+  it('maps the error shape to ApiError', async () => {
+    signInExpiringIn(900);
+    stubServer({ data: () => json(400, { message: 'The request is invalid.', modelState: { name: ['Name is required.'] } }) });
+    const error = await apiFetch('/api/networks', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, message: 'The request is invalid.', modelState: { name: ['Name is required.'] } });
+  });
+
+  it('reports the two-factor requirement of a sign-in without calling the global handler', async () => {
+    const handler = vi.fn();
+    setAuthFailureHandler(handler);
+    stubServer({ data: () => json(401, { message: 'A verification code is required.', twoFactorRequired: true }) });
+    const error = await apiFetch('/api/account/login', { method: 'POST', body: {}, auth: false }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 401, twoFactorRequired: true });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("signs off on 'Token revoked or expired.'", async () => {
+    signInExpiringIn(900);
+    const handler = vi.fn();
+    setAuthFailureHandler(handler);
+    stubServer({ data: () => json(401, { message: 'Token revoked or expired.' }) });
+    await expect(apiFetch('/api/users/profiledata')).rejects.toBeInstanceOf(ApiError);
+    expect(handler).toHaveBeenCalledWith('signedOff', expect.any(ApiError));
+    expect(readTokens().refreshToken).toBeNull();
+  });
+
+  it('reports any other 401/403 as not authorized and keeps the session', async () => {
+    signInExpiringIn(900);
+    const handler = vi.fn();
+    setAuthFailureHandler(handler);
+    stubServer({ data: () => json(403, { message: 'You are not authorized to view this resource.' }) });
+    await expect(apiFetch('/api/networks')).rejects.toMatchObject({ status: 403 });
+    expect(handler).toHaveBeenCalledWith('notAuthorized', expect.any(ApiError));
+    expect(readTokens().accessToken).toBe('current');
+  });
+
+  it('rejects a response that does not match the schema', async () => {
+    signInExpiringIn(900);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubServer({ data: () => json(200, { unexpected: true }) });
+    const { featuresResponse } = await import('@clinicrelay/contracts/session.ts');
+    await expect(apiFetch('/api/features', { schema: featuresResponse })).rejects.toBeInstanceOf(ApiError);
+  });
+});

@@ -1,0 +1,51 @@
+import type { Role } from '@clinicrelay/contracts/roles.ts';
+
+/** A back-office route of the screens catalog whose screen a later issue builds. */
+export interface AdminRoute {
+  path: string;
+  title: string;
+  /** What the screen will hold, in the catalog's words; nothing here is data. */
+  summary: string;
+  roles: readonly Role[];
+}
+
+const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
+const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
+
+// Later issues replace the generic page of their route with the real screen in app/router.tsx.
+export const adminRoutes: readonly AdminRoute[] = [
+  { path: '/admin/networks', title: 'Networks', roles: SYS_ADMIN, summary: 'Networks will be listed here, with search by name, and actions to create, edit and delete them and to assign organizations and administrators.' },
+  { path: '/admin/organizations', title: 'Organizations', roles: SYS_ADMIN, summary: 'Organizations will be listed here with their network, subdomain, reseller, tier, activation status, login ability and login type.' },
+  { path: '/admin/organizations/add', title: 'Add organization', roles: SYS_ADMIN, summary: 'The form to add an organization (details and contact) will appear here.' },
+  { path: '/admin/organizations/:id', title: 'Organization', roles: SYS_ADMIN, summary: 'The organization’s details, contact, fax, Direct, settings and other tabs will appear here.' },
+  { path: '/admin/partners', title: 'Partners', roles: SYS_ADMIN, summary: 'Partners will be listed here, with search, sorting and paging, and actions to create, edit and delete them.' },
+  { path: '/admin/resellers', title: 'Resellers', roles: SYS_ADMIN, summary: 'Resellers will be listed here with their type, full URL and affiliate URL tag.' },
+  { path: '/admin/users', title: 'Users', roles: SYS_ADMIN, summary: 'Users will be listed here with their organizations, ID proof status and whether they are enabled.' },
+  { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
+  { path: '/admin/utils', title: 'Utilities', roles: SYS_ADMIN, summary: 'Message ID and workflow ID lookups and object ID decoding will appear here.' },
+  { path: '/admin/workflows', title: 'Workflows', roles: SYS_ADMIN, summary: 'Bulk workflow retry (workflow type, retry-at step and workflow IDs) will appear here.' },
+  { path: '/admin/securelogs', title: 'Secure logs', roles: SYS_ADMIN, summary: 'A search of secure logs by reference ID will appear here.' },
+  { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
+  { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
+  { path: '/admin/apicapture', title: 'API capture', roles: SYS_ADMIN, summary: 'Captured API requests and responses, filtered by date range, tenant, network, status code and method, will appear here.' },
+  { path: '/admin/audits', title: 'Audits', roles: SYS_ADMIN, summary: 'Audit entries, filtered by date and user name and exportable as CSV, will appear here.' },
+  { path: '/admin/certificates', title: 'Certificates', roles: SYS_ADMIN, summary: 'Certificates will be listed here with their thumbprint, expiry, version and organizations.' },
+  { path: '/admin/batchimports', title: 'Batch imports', roles: SYS_ADMIN, summary: 'The status of batch imports and the organization import form will appear here.' },
+  { path: '/admin/clientapplications', title: 'Client applications', roles: SYS_ADMIN, summary: 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.' },
+  { path: '/admin/clientapplications/add', title: 'Add client application', roles: SYS_ADMIN, summary: 'The form to add a client application will appear here.' },
+  { path: '/admin/clientapplications/edit/:id', title: 'Edit client application', roles: SYS_ADMIN, summary: 'The form to edit a client application and reset its credentials will appear here.' },
+  { path: '/admin/directory', title: 'Directory', roles: SYS_ADMIN, summary: 'Directory entries will be listed here, with actions to create, update and delete them.' },
+  { path: '/admin/directorydownloads', title: 'Directory downloads', roles: SYS_ADMIN, summary: 'Directory download requests will be listed here.' },
+  { path: '/admin/downloads', title: 'Downloads', roles: SYS_ADMIN, summary: 'Downloadable files will be listed here, with actions to create, update, delete and activate them.' },
+  { path: '/admin/eulas', title: 'Terms of service', roles: SYS_ADMIN, summary: 'Terms documents (EULA and privacy) will be listed here by brand and version.' },
+  { path: '/admin/featureToggle', title: 'Feature toggles', roles: SYS_ADMIN, summary: 'Feature toggles will be listed here, with whether each is enabled globally and per organization.' },
+  { path: '/admin/generatedreports', title: 'Generated reports', roles: SYS_ADMIN, summary: 'Generated reports will be listed here with their file name and creation date.' },
+  { path: '/admin/healthreferralregions', title: 'Health referral regions', roles: SYS_ADMIN, summary: 'Health referral regions will be listed here, with actions to create, edit and delete them.' },
+  { path: '/admin/healthserviceareas', title: 'Health service areas', roles: SYS_ADMIN, summary: 'Health service areas will be listed here, with a crosswalk upload.' },
+  { path: '/admin/docusign', title: 'E-signature accounts', roles: SYS_ADMIN, summary: 'E-signature connector accounts will be listed here.' },
+  { path: '/admin/licensekeys', title: 'License keys', roles: SYS_ADMIN, summary: 'License keys will be listed here, with an Expiring Soon filter and a generate action.' },
+  { path: '/admin/licensetypes', title: 'License types', roles: SYS_ADMIN, summary: 'License types will be listed here, with actions to edit and delete them.' },
+  { path: '/admin/dashboard/messaging/workflows', title: 'Messaging workflows', roles: SYS_ADMIN, summary: 'Workflows, with their steps, attachments and events, will appear here.' },
+  { path: '/admin/messageroutingrules', title: 'Message routing rules', roles: SYS_ADMIN, summary: 'Message routing rules will be listed here, searchable by address.' },
+  { path: '/admin/messages', title: 'Messages', roles: SYS_ADMIN, summary: 'Raw messages with their workflows, attachments and events will appear here.' },
+];

@@ -1,0 +1,11 @@
+import { notifications } from '@mantine/notifications';
+import { TOAST_TIMEOUT_MS } from '@clinicrelay/contracts/constants.ts';
+
+// The one way the app toasts, so every toast looks and times out the same (spec §9: 5 s).
+export function notifySuccess(message: string): void {
+  notifications.show({ message, color: 'green', autoClose: TOAST_TIMEOUT_MS });
+}
+
+export function notifyError(message: string): void {
+  notifications.show({ message, color: 'red', autoClose: TOAST_TIMEOUT_MS });
+}

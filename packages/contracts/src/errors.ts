@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+// The one error shape every non-2xx API response has (DESIGN.md "Errors").
+export const errorResponse = z.object({
+  message: z.string(),
+  modelState: z.record(z.string(), z.array(z.string())).optional(),
+  exceptionMessage: z.string().optional(),
+  twoFactorRequired: z.boolean().optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponse>;
+
+// User-visible texts, spec wording where the spec gives one (end-user §8).
+export const messages = {
+  tokenRevokedOrExpired: 'Token revoked or expired.',
+  notAuthorized: 'You are not authorized to view this resource.',
+  notFound: 'The resource you are looking for was not found.',
+  invalidRequest: 'The request is invalid.',
+  invalidCredentials: 'Invalid user name or password.',
+  accountLocked: 'Your account is locked for 10 minutes after 3 failed login attempts.',
+  lockoutTooltip: 'For your security, your account is locked for 10 minutes after 3 failed login attempts.',
+  userDisabled: 'Your account has been disabled. Please contact your administrator.',
+  organizationLoginDisabled: 'Sign-in is disabled for your organization. Please contact support.',
+  twoFactorRequired: 'A verification code is required.',
+  tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+  serverError: 'An unexpected error occurred. Please try again or contact support.',
+  emptyList: 'There are no results matching your criteria.',
+} as const;

@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+export const healthResponse = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  database: z.enum(['ok', 'unavailable']),
+});
