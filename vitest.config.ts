@@ -1,7 +1,19 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-// `npm test`: every unit, API and component test. Needs no database server and no browser:
-// server tests run on PGlite (and also on PostgreSQL when TEST_DATABASE_URL is set).
+// The server suite runs on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set.
+const serverProject = (database: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
+  test: {
+    name: database === 'pglite' ? 'server' : 'server-postgres',
+    include: ['apps/server/src/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['apps/server/src/test/global-setup.ts'],
+    provide: { testDatabase: database },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+// `npm test`: every unit, API and component test. Needs no database server and no browser.
 export default defineConfig({
   test: {
     projects: [
@@ -12,15 +24,8 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        test: {
-          name: 'server',
-          include: ['apps/server/src/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      serverProject('pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : []),
       'apps/web/vite.config.ts',
     ],
   },

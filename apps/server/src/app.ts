@@ -120,6 +120,7 @@ function registerWebApp(app: App, distDir: string) {
     void app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
+      cacheControl: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -132,6 +133,6 @@ function registerWebApp(app: App, distDir: string) {
       return reply.status(404).send({ message: messages.notFound });
     }
     if (!hasWeb) return reply.status(404).type('text/plain').send('The web app is not built: run `npm run build`.');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite, openPostgres, type DatabaseHandle } from '../db/client.ts';
@@ -7,25 +9,16 @@ import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
 
 export const TEST_PASSWORD = DEFAULT_DEMO_PASSWORD;
 
-// A migrated, seeded PGlite is made once per test file and cloned for each database (0.5 s, not 3 s).
-let template: Promise<File | Blob> | undefined;
-
-async function pgliteTemplate(): Promise<File | Blob> {
-  const client = await PGlite.create();
-  const handle = openPglite(client);
-  await handle.migrate();
-  await seedDemo(handle.db, { demoPassword: TEST_PASSWORD, env: 'test' });
-  const dump = await client.dumpDataDir('none');
-  await client.close();
-  return dump;
-}
+// The migrated, seeded template that global-setup.ts dumped once for the whole run.
+let template: Blob | undefined;
+const pgliteTemplate = (): Blob => (template ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
 
 // A fresh database with the demo world: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set
 // (a new database on that server per call, dropped on close).
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const client = await PGlite.create({ loadDataDir: await (template ??= pgliteTemplate()) });
+  if (inject('testDatabase') === 'pglite' || !url) {
+    const client = await PGlite.create({ loadDataDir: pgliteTemplate() });
     return openPglite(client);
   }
   const name = `clinicrelay_test_${randomBytes(6).toString('hex')}`;

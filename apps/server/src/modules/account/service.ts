@@ -44,7 +44,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   const audit = { userId: user?.id ?? null, userName, ip: caller.ip };
 
   if (lockState(await q.findRecentAttempts(db, userName, lockWindowStart(deps.now()))).locked) {
-    await q.insertAttempt(db, { userName, userId: user?.id, ip: caller.ip, outcome: 'locked', succeeded: false });
+    await q.insertAttempt(db, { userName, userId: user?.id, ip: caller.ip, outcome: 'locked', succeeded: false, createdAt: deps.now() });
     await writeAudit(db, { ...audit, eventType: 'LoginRefusedLocked' });
     throw new AppError(401, messages.accountLocked);
   }
@@ -54,7 +54,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   }
   const found = user!;
   if (found.isDisabled) {
-    await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'disabled', succeeded: false });
+    await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'disabled', succeeded: false, createdAt: deps.now() });
     await writeAudit(db, { ...audit, eventType: 'LoginRefusedDisabled' });
     throw new AppError(401, messages.userDisabled);
   }
@@ -62,7 +62,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   const systemRoles = await q.findSystemRoles(db, found.id);
   const orgs = await q.findLoginOrganizations(db, found.id);
   if (systemRoles.length === 0 && orgs.length === 0) {
-    await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'disabled', succeeded: false });
+    await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'disabled', succeeded: false, createdAt: deps.now() });
     await writeAudit(db, { ...audit, eventType: 'LoginRefusedOrganizationDisabled' });
     throw new AppError(401, messages.organizationLoginDisabled);
   }
@@ -70,7 +70,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   if (found.twoFactorEnabled) {
     const code = input.code?.trim();
     if (!code) {
-      await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'two-factor', succeeded: false });
+      await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'two-factor', succeeded: false, createdAt: deps.now() });
       throw new AppError(401, messages.twoFactorRequired, { twoFactorRequired: true });
     }
     if (!found.twoFactorSecret || !verifyTotp(found.twoFactorSecret, code, deps.now())) {
@@ -82,7 +82,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   const now = deps.now();
   const refreshToken = newRefreshToken();
   const session = await db.transaction(async (tx) => {
-    await q.insertAttempt(tx, { userName, userId: found.id, ip: caller.ip, outcome: 'success', succeeded: true });
+    await q.insertAttempt(tx, { userName, userId: found.id, ip: caller.ip, outcome: 'success', succeeded: true, createdAt: deps.now() });
     const s = await q.insertSession(tx, {
       userId: found.id,
       organizationId,
@@ -110,7 +110,7 @@ async function failAttempt(
     await q.lockUserName(tx, userName);
     const state = lockState(await q.findRecentAttempts(tx, userName, lockWindowStart(deps.now())));
     const lockout = state.locked || (user?.lockoutEnabled !== false && state.failures + 1 >= LOCKOUT_FAILED_ATTEMPTS);
-    await q.insertAttempt(tx, { userName, userId: user?.id, ip: caller.ip, outcome: lockout ? 'lockout' : 'failure', succeeded: false });
+    await q.insertAttempt(tx, { userName, userId: user?.id, ip: caller.ip, outcome: lockout ? 'lockout' : 'failure', succeeded: false, createdAt: deps.now() });
     await writeAudit(tx, {
       eventType: lockout ? 'AccountLockedOut' : 'LoginFailed',
       userId: user?.id ?? null,

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemRoles } from '@clinicrelay/contracts/roles.ts';
+import { createTestApp, type TestContext } from '../../test/app.ts';
+
+// Walks the whole route table, so routes added later are covered without editing this test.
+describe('authorization of every /api route', () => {
+  let t: TestContext;
+  const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace('*', 'index.html');
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('has routes to walk, each with declared roles', () => {
+    expect(t.app.apiRoutes.length).toBeGreaterThan(5);
+    for (const r of t.app.apiRoutes) expect(r.roles, `${r.method} ${r.url}`).toBeDefined();
+  });
+
+  it('refuses an anonymous call on every route not declared public', async () => {
+    for (const r of t.app.apiRoutes.filter((x) => x.roles !== 'public')) {
+      const res = await t.call(null, r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(401);
+      expect(res.json(), `${r.method} ${r.url}`).toEqual({ message: 'Token revoked or expired.' });
+    }
+  });
+
+  it('refuses an organization user on every route declared for system administrators', async () => {
+    const sysadminOnly = t.app.apiRoutes.filter(
+      (r) => Array.isArray(r.roles) && r.roles.every((role: string) => (systemRoles as readonly string[]).includes(role)),
+    );
+    expect(sysadminOnly.length).toBeGreaterThan(0);
+    for (const user of ['user@lakeside.example.org', 'admin@lakeside.example.org']) {
+      for (const r of sysadminOnly) {
+        const res = await t.call(user, r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+        expect(res.statusCode, `${user} ${r.method} ${r.url}`).toBe(403);
+        expect(res.json()).toEqual({ message: 'You are not authorized to view this resource.' });
+      }
+    }
+  });
+
+  it('refuses system administrators on routes declared for organization roles only', async () => {
+    const orgOnly = t.app.apiRoutes.filter(
+      (r) => Array.isArray(r.roles) && r.roles.every((role: string) => role === 'Administrator' || role === 'User'),
+    );
+    for (const r of orgOnly) {
+      const res = await t.call('sysadmin@example.org', r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+    }
+  });
+
+  it('refuses a token that was revoked on every non-public route', async () => {
+    const pair = await t.login('user@lakeside.example.org');
+    await t.call(pair.accessToken, 'POST', '/api/account/logout');
+    for (const r of t.app.apiRoutes.filter((x) => x.roles !== 'public')) {
+      const res = await t.call(pair.accessToken, r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(401);
+    }
+  });
+});
