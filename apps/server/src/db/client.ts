@@ -28,7 +28,7 @@ const MIGRATION_LOCK = 727_001;
 export function openPglite(client: PGlite): DatabaseHandle {
   const db = drizzlePglite({ client, casing: 'snake_case' });
   return {
-    db: db as unknown as Database,
+    db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
@@ -39,7 +39,7 @@ export function openPostgres(connectionString: string, max = 10): DatabaseHandle
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 });
   const db = drizzlePg({ client: pool, casing: 'snake_case' });
   return {
-    db: db as unknown as Database,
+    db,
     kind: 'postgres',
     async migrate() {
       const client = await pool.connect();

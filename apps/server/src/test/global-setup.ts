@@ -15,7 +15,7 @@ declare module 'vitest' {
 
 // Migrates and seeds one PGlite for the whole run; each test database is a clone of its dump
 // (PGlite's cold start is seconds, a clone well under one).
-export default async function setup(project: TestProject) {
+export async function setup(project: TestProject) {
   if (project.config.provide.testDatabase === 'postgres') return;
   const client = await PGlite.create();
   const handle = openPglite(client);

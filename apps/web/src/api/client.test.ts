@@ -16,7 +16,7 @@ function stubServer(options: { refresh?: () => Response | Promise<Response>; dat
   const calls: Call[] = [];
   let issued = 0;
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
+    const url = input instanceof Request ? input.url : String(input);
     const headers = new Headers(init?.headers);
     calls.push({
       url,

@@ -58,10 +58,21 @@ export function ensureFreshToken(): Promise<void> {
   const marginMs = TOKEN_RENEW_MARGIN_SECONDS * 1000;
   const fresh = tokens.accessToken !== null && tokens.expiresAt !== null && tokens.expiresAt - Date.now() > marginMs;
   if (fresh || tokens.refreshToken === null) return Promise.resolve();
-  refreshInFlight ??= renew(tokens.refreshToken).finally(() => {
+  refreshInFlight ??= renewAcrossTabs(tokens.refreshToken).finally(() => {
     refreshInFlight = null;
   });
   return refreshInFlight;
+}
+
+// Tabs share the stored pair: a refresh token presented twice revokes the session on the server, so
+// tabs take turns (Web Locks), and a tab that finds the pair already rotated by another just uses it.
+async function renewAcrossTabs(refreshToken: string): Promise<void> {
+  if (typeof navigator === 'undefined' || !navigator.locks) return renew(refreshToken);
+  await navigator.locks.request('clinicrelay.token-refresh', async () => {
+    const current = readTokens();
+    if (current.refreshToken !== refreshToken) return;
+    await renew(refreshToken);
+  });
 }
 
 async function renew(refreshToken: string): Promise<void> {

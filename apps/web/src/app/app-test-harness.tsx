@@ -79,7 +79,7 @@ export function stubApi(options: ApiStubOptions = {}) {
     ...options.handlers,
   };
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const key = `${init?.method ?? 'GET'} ${input instanceof Request ? input.url : String(input)}`;
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     calls.push({ key, body });
     const handler = handlers[key];

@@ -66,7 +66,7 @@ describe('signed-in layout', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('combobox', { name: 'Organization' }));
     await user.click(await screen.findByRole('option', { name: 'Riverview Health' }));
-    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Organization' }) as HTMLInputElement).value).toBe('Riverview Health'));
+    await waitFor(() => expect(screen.getByRole<HTMLInputElement>('combobox', { name: 'Organization' }).value).toBe('Riverview Health'));
     expect(calls.find((c) => c.key === 'POST /api/account/change')?.body).toEqual({ orgId: 'org-riverview' });
     // Everything but the profile is fetched again for the new organization.
     await waitFor(() => expect(calls.filter((c) => c.key === 'GET /api/features')).toHaveLength(2));

@@ -64,7 +64,7 @@ export function ConfirmModal({
           <Button variant="default" onClick={close} disabled={loading}>
             {cancelLabel}
           </Button>
-          <Button color={danger ? 'red' : undefined} loading={loading} onClick={confirm}>
+          <Button color={danger ? 'red' : undefined} loading={loading} onClick={() => void confirm()}>
             {confirmLabel}
           </Button>
         </Group>

@@ -15,9 +15,9 @@ describe('JumpToPage', () => {
     const onChange = vi.fn();
     renderWithProviders(<JumpToPage totalPages={9} onChange={onChange} />);
     type('4');
-    act(() => vi.advanceTimersByTime(299));
+    act(() => { vi.advanceTimersByTime(299); });
     expect(onChange).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => { vi.advanceTimersByTime(1); });
     expect(onChange).toHaveBeenCalledExactlyOnceWith(4);
   });
 
@@ -25,16 +25,16 @@ describe('JumpToPage', () => {
     const onChange = vi.fn();
     renderWithProviders(<JumpToPage totalPages={9} onChange={onChange} />);
     type('-3');
-    act(() => vi.advanceTimersByTime(300));
+    act(() => { vi.advanceTimersByTime(300); });
     expect(onChange).toHaveBeenLastCalledWith(1);
     expect(screen.getByLabelText('Go to page')).toHaveProperty('value', '1');
 
     type('0');
-    act(() => vi.advanceTimersByTime(300));
+    act(() => { vi.advanceTimersByTime(300); });
     expect(onChange).toHaveBeenLastCalledWith(1);
 
     type('40');
-    act(() => vi.advanceTimersByTime(300));
+    act(() => { vi.advanceTimersByTime(300); });
     expect(onChange).toHaveBeenLastCalledWith(9);
     expect(screen.getByLabelText('Go to page')).toHaveProperty('value', '9');
   });
@@ -43,9 +43,9 @@ describe('JumpToPage', () => {
     const onChange = vi.fn();
     renderWithProviders(<JumpToPage totalPages={9} onChange={onChange} />);
     type('abc');
-    act(() => vi.advanceTimersByTime(300));
+    act(() => { vi.advanceTimersByTime(300); });
     type('');
-    act(() => vi.advanceTimersByTime(300));
+    act(() => { vi.advanceTimersByTime(300); });
     expect(onChange).not.toHaveBeenCalled();
   });
 });

@@ -47,7 +47,10 @@ const defaultRowKey = (row: unknown) => (row as { id: string | number }).id;
 
 function defaultCell(row: unknown, key: string): ReactNode {
   const value = (row as Record<string, unknown>)[key];
-  return value == null ? '' : String(value);
+  // Plain values only; a column holding objects or arrays must give its own render.
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return '';
 }
 
 export function ListPage<Row>({

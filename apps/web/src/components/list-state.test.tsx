@@ -9,6 +9,7 @@ let current: { state: ListState; setState: (patch: ListStatePatch) => void; sear
 function Probe({ defaults }: { defaults?: ListStatePatch }) {
   const [state, setState] = useListState(defaults);
   const location = useLocation();
+  // eslint-disable-next-line react-hooks/globals -- the test probe hands the hook's state to the test
   current = { state, setState, search: location.search };
   return null;
 }

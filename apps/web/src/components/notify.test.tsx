@@ -20,11 +20,11 @@ describe('notify', () => {
     expect(screen.getByText('Invitation has been sent.')).toBeTruthy();
     expect(screen.getByText('An error occurred while sending the invitation.')).toBeTruthy();
 
-    act(() => vi.advanceTimersByTime(4_900));
+    act(() => { vi.advanceTimersByTime(4_900); });
     expect(screen.queryByText('Invitation has been sent.')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(200));
+    act(() => { vi.advanceTimersByTime(200); });
     // The toast's own 250 ms exit animation starts once the 5 s timeout has fired.
-    act(() => vi.advanceTimersByTime(500));
+    act(() => { vi.advanceTimersByTime(500); });
     expect(screen.queryByText('Invitation has been sent.')).toBeNull();
     expect(screen.queryByText('An error occurred while sending the invitation.')).toBeNull();
   });

@@ -15,9 +15,9 @@ describe('SearchBox', () => {
 
     fireEvent.change(input, { target: { value: 'lakes' } });
     fireEvent.change(input, { target: { value: 'lakeside' } });
-    act(() => vi.advanceTimersByTime(299));
+    act(() => { vi.advanceTimersByTime(299); });
     expect(onChange).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => { vi.advanceTimersByTime(1); });
     expect(onChange).toHaveBeenCalledTimes(1);
     expect(onChange).toHaveBeenCalledWith('lakeside');
   });
@@ -27,7 +27,7 @@ describe('SearchBox', () => {
     const { unmount } = renderWithProviders(<SearchBox value="" onChange={onChange} />);
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search' }), { target: { value: 'river' } });
     unmount();
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => { vi.advanceTimersByTime(1000); });
     expect(onChange).not.toHaveBeenCalled();
   });
 

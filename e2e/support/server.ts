@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { DEMO_PASSWORD, REPO_ROOT, RESULTS_DIR } from './constants.ts';
+
+export interface RunningServer {
+  baseUrl: string;
+  logFile: string;
+  stop: () => Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 150_000;
+const STOP_GRACE_MS = 10_000;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+// The whole process group: the server may have children (workers, converters) that must not outlive the run.
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`[e2e] server exited (${child.exitCode ?? child.signalCode}) before it was ready; see ${logFile}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok && ((await response.json()) as { status?: string }).status === 'ok') return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`[e2e] server not healthy after ${READY_TIMEOUT_MS / 1000} s; see ${logFile}`);
+}
+
+/** One server on a free port with an empty DATA_DIR, so it migrates and seeds the demo world. */
+export async function startServer(): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-e2e-'));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const logFile = path.join(RESULTS_DIR, 'server.log');
+  const log = createWriteStream(logFile);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_PASSWORD,
+      // Every journey signs in from 127.0.0.1; the default 60 per minute would throttle the suite.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
+    },
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+
+  // Backstop when vitest is interrupted before its teardown runs: never leave a server behind.
+  const onExit = () => {
+    signalGroup(child, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+
+  const stop = async () => {
+    process.off('exit', onExit);
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), STOP_GRACE_MS);
+    await exited(child);
+    clearTimeout(timer);
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseUrl, child, logFile);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  console.log(`[e2e] server ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, logFile)})`);
+  return { baseUrl, logFile, stop };
+}

@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inject, test as base } from 'vitest';
+import { launchChromium } from './browser.ts';
+import { RESULTS_DIR } from './constants.ts';
+
+// Waits fail well inside the 30 s test timeout, so the error names the locator that never appeared.
+const ACTION_TIMEOUT_MS = 10_000;
+const NAVIGATION_TIMEOUT_MS = 15_000;
+
+function artifactName(file: string, testName: string): string {
+  const raw = `${path.basename(file, '.spec.ts')}--${testName}`;
+  return raw.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-+/g, '-').slice(0, 120);
+}
+
+/**
+ * `test` for journeys: `browser` is one Chromium per file, `context` and `page` are new per test;
+ * a failed test leaves a screenshot and the page's console errors in e2e/test-results/.
+ */
+// Fixtures without dependencies still need an object pattern: vitest reads the parameter list.
+/* eslint-disable no-empty-pattern */
+export const test = base
+  .extend('baseUrl', { scope: 'file' }, async ({}) => inject('baseUrl'))
+  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
+    const browser = await launchChromium();
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  .extend('context', async ({ browser, baseUrl }, { onCleanup }): Promise<BrowserContext> => {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+    onCleanup(() => context.close());
+    return context;
+  })
+  .extend('page', async ({ context, task }, { onCleanup }): Promise<Page> => {
+    const page = await context.newPage();
+    const consoleLines: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') consoleLines.push(`[${message.type()}] ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleLines.push(`[pageerror] ${error.stack ?? error.message}`));
+    // Cleanups run after the test's result is set and before the context closes.
+    onCleanup(async () => {
+      if (task.result?.state !== 'fail' || page.isClosed()) return;
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      const name = artifactName(task.file.name, task.name);
+      await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`), fullPage: true }).catch(() => undefined);
+      writeFileSync(path.join(RESULTS_DIR, `${name}.txt`), [`url: ${page.url()}`, ...consoleLines].join('\n') + '\n');
+    });
+    return page;
+  });
+/* eslint-enable no-empty-pattern */
