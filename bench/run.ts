@@ -1,2 +1,6 @@
-// `npm run bench`: load and throughput benchmarks with their reference baselines (none written yet).
-console.log('No benchmarks yet');
+// `npm run bench`: each figure is printed beside its reference baseline measured in the same run,
+// so the ratio means something on a noisy machine.
+import { sessionBenchmarks } from './session.ts';
+
+const results = await sessionBenchmarks();
+for (const line of results) console.log(line);

@@ -115,6 +115,29 @@ test('a user of two organizations switches organization from the header', async 
   await expect.poll(() => switcher.inputValue()).toBe('Riverview Cardiology');
 });
 
+test('a system administrator browses the API documentation from the user menu', async ({ page, context }) => {
+  await openSignIn(page);
+  await signIn(page, 'sysadmin@example.org');
+  await expectPath(page, '/admin/dashboard/messaging');
+  await page.getByRole('button', { name: 'Sam Admin', exact: true }).click();
+  const [docs] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('menuitem', { name: 'API documentation' }).click(),
+  ]);
+  await docs.getByRole('heading', { name: /ClinicRelay API/ }).waitFor();
+  await docs.getByText('/api/users/profiledata', { exact: true }).first().waitFor();
+});
+
+test('an organization user has no API documentation link and the docs refuse them', async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'admin@lakeside.example.org');
+  await expectPath(page, '/account/dashboard');
+  await page.getByRole('button', { name: 'Laura Lake', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+  expect(await page.getByRole('menuitem', { name: 'API documentation' }).count()).toBe(0);
+  expect((await page.request.get('/api/docs/')).status()).toBe(403);
+});
+
 // Last in this file: it locks user@riverview for 10 minutes, so no journey may use that account afterwards.
 test('three wrong passwords lock the account', async ({ page }) => {
   const userName = 'user@riverview.example.org';

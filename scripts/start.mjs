@@ -17,8 +17,10 @@ const builtIndex = path.join(web, 'dist/index.html');
 // Everything the web bundle is built from.
 const webInputs = [
   path.join(web, 'src'),
+  path.join(web, 'public'),
   path.join(web, 'index.html'),
   path.join(web, 'vite.config.ts'),
+  path.join(web, 'package.json'),
   path.join(root, 'packages/contracts/src'),
 ];
 
@@ -51,7 +53,9 @@ function viteBin() {
   return path.resolve(path.dirname(manifestPath), typeof bin === 'string' ? bin : bin.vite);
 }
 
-const reason = webBuildReason();
+// `--build-only` (used by the e2e setup) stops after the build; `--force-build` builds whatever the times say.
+const buildOnly = process.argv.includes('--build-only');
+const reason = process.argv.includes('--force-build') ? 'forced' : webBuildReason();
 if (reason) {
   console.log(`Building the web app (${reason})…`);
   const build = spawnSync(process.execPath, [viteBin(), 'build'], { cwd: web, stdio: 'inherit' });
@@ -61,6 +65,8 @@ if (reason) {
     process.exit(build.status ?? 1);
   }
 }
+
+if (buildOnly) process.exit(0);
 
 // DATA_DIR defaults to ./data, relative to the working directory: run from the repository root.
 process.chdir(root);

@@ -15,6 +15,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     setupFiles: ['src/test/setup.ts'],
+    unstubGlobals: true,
+    restoreMocks: true,
     testTimeout: 15_000,
   },
 });

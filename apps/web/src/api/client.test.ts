@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiFetch, setAuthFailureHandler } from './client.ts';
 import { readTokens, saveTokens } from './tokens.ts';
 
@@ -40,12 +40,7 @@ function signInExpiringIn(seconds: number) {
 }
 
 describe('apiFetch token renewal (end-user §4 "Access token")', () => {
-  beforeEach(() => localStorage.clear());
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-    setAuthFailureHandler(null);
-  });
+  afterEach(() => setAuthFailureHandler(null));
 
   it('uses the current token while more than 60 s remain', async () => {
     signInExpiringIn(300);
@@ -108,12 +103,7 @@ describe('apiFetch token renewal (end-user §4 "Access token")', () => {
 });
 
 describe('apiFetch errors', () => {
-  beforeEach(() => localStorage.clear());
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-    setAuthFailureHandler(null);
-  });
+  afterEach(() => setAuthFailureHandler(null));
 
   it('maps the error shape to ApiError', async () => {
     signInExpiringIn(900);

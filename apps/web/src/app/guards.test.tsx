@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { demoProfile, json, renderApp, signIn, stubApi } from './app-test-harness.tsx';
 import { RequireAuth, RequireFeatures } from './guards.tsx';
 import { consumeRedirect, storeRedirect } from './redirect.ts';
@@ -7,15 +7,8 @@ import { appRoutes } from './router.tsx';
 
 let uninstall: (() => void) | undefined;
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-});
-
 afterEach(() => {
   uninstall?.();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 function start(url: string, routes = appRoutes) {

@@ -1,19 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoProfile, json, renderApp, signIn, stubApi } from './app-test-harness.tsx';
 
 let uninstall: (() => void) | undefined;
 
 beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
   signIn();
 });
 
 afterEach(() => {
   uninstall?.();
-  vi.unstubAllGlobals();
 });
 
 function start(url: string) {

@@ -48,7 +48,7 @@ export function AppLayout() {
           </Group>
           <Group gap="sm" wrap="nowrap">
             {profile.organizations.length > 1 && <OrganizationSwitcher />}
-            <UserMenu fullName={profile.fullName} userName={profile.userName} />
+            <UserMenu fullName={profile.fullName} userName={profile.userName} isSysAdmin={profile.roles.includes('SysAdmin')} />
           </Group>
         </Group>
       </AppShell.Header>
@@ -134,7 +134,7 @@ function OrganizationSwitcher() {
   );
 }
 
-function UserMenu({ fullName, userName }: { fullName: string; userName: string }) {
+function UserMenu({ fullName, userName, isSysAdmin }: { fullName: string; userName: string; isSysAdmin: boolean }) {
   return (
     <Menu position="bottom-end" withArrow>
       <Menu.Target>
@@ -144,6 +144,12 @@ function UserMenu({ fullName, userName }: { fullName: string; userName: string }
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{userName}</Menu.Label>
+        {isSysAdmin && (
+          // Served by the API itself (Swagger UI), so a plain link in a new tab rather than a route.
+          <Menu.Item component="a" href="/api/docs" target="_blank" rel="noopener">
+            API documentation
+          </Menu.Item>
+        )}
         <Menu.Item component={Link} to={LOGOUT_PATH}>
           Sign out
         </Menu.Item>

@@ -1,5 +1,8 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy/waitFor wait up to 5 s: debounced widgets on a loaded 2-core CI machine need more than 1 s.
+configure({ asyncUtilTimeout: 5_000 });
 
 // happy-dom lacks these browser APIs that Mantine components call on mount.
 if (!window.matchMedia) {
@@ -29,6 +32,10 @@ if (!('ResizeObserver' in window)) {
 
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 
+// Every test starts signed out with no stored redirect; stubbed globals and spies are undone by the
+// config (unstubGlobals, restoreMocks).
 afterEach(() => {
   cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
 });

@@ -1,20 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { demoProfile, json, renderApp, stubApi } from '../../app/app-test-harness.tsx';
 import { storeRedirect } from '../../app/redirect.ts';
 
 const tokens = { accessToken: 'access-1', tokenType: 'Bearer', expiresIn: 900, refreshToken: 'refresh-1' };
 let uninstall: (() => void) | undefined;
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-});
-
 afterEach(() => {
   uninstall?.();
-  vi.unstubAllGlobals();
 });
 
 function start(url = '/account/login') {

@@ -1,0 +1,52 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openPglite } from '../apps/server/src/db/client.ts';
+import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { hashPassword, verifyPassword } from '../apps/server/src/platform/auth/passwords.ts';
+import { compare, measure } from './measure.ts';
+
+const PASSWORD = 'Demo-pass-2026!';
+
+// The cost of being signed in: every request verifies the JWT and looks the session up in the
+// database. Baseline: the same session lookup as raw SQL. Sign-in is dominated by argon2id, so its
+// baseline is one argon2id verification.
+export async function sessionBenchmarks(): Promise<string[]> {
+  const handle = openPglite(await PGlite.create());
+  await handle.migrate();
+  await seedDemo(handle.db, { demoPassword: PASSWORD, env: 'development' });
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-bench-')), LOGIN_RATE_LIMIT_PER_MINUTE: '100000' });
+  const app = await buildApp({ config, db: handle.db, logger: false });
+  await app.ready();
+
+  const login = () => app.inject({ method: 'POST', url: '/api/account/login', payload: { userName: 'user@lakeside.example.org', password: PASSWORD } });
+  const { accessToken } = (await login()).json<{ accessToken: string }>();
+  const [session] = (await handle.db.execute(sql`select id, user_id from sessions order by created_at desc limit 1`)).rows as { id: string; user_id: string }[];
+
+  const profile = await measure('GET /api/users/profiledata', 500, () =>
+    app.inject({ method: 'GET', url: '/api/users/profiledata', headers: { authorization: `Bearer ${accessToken}` } }),
+  );
+  const rawLookup = await measure('raw SQL session lookup', 500, () =>
+    handle.db.execute(sql`
+      select u.user_name, u.is_disabled, s.organization_id, o.is_enabled, m.role,
+             array(select r.role from user_system_roles r where r.user_id = u.id) as system_roles
+      from sessions s join users u on u.id = s.user_id
+      left join organizations o on o.id = s.organization_id
+      left join memberships m on m.user_id = s.user_id and m.organization_id = s.organization_id
+      where s.id = ${session!.id} and s.user_id = ${session!.user_id} and s.revoked_at is null and s.expires_at > now()`),
+  );
+  const health = await measure('GET /api/health (public, one query)', 500, () => app.inject({ method: 'GET', url: '/api/health' }));
+  const select1 = await measure('raw SQL select 1', 500, () => handle.db.execute(sql`select 1`));
+
+  const hash = await hashPassword(PASSWORD);
+  const signIn = await measure('POST /api/account/login', 30, login);
+  const argon = await measure('argon2id verify', 30, () => verifyPassword(hash, PASSWORD));
+
+  await app.close();
+  await handle.close();
+  return [compare(profile, rawLookup), compare(health, select1), compare(signIn, argon)];
+}
