@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../client.ts';
+import { documentSources } from '../schema/document-sources.ts';
 import { featureToggles } from '../schema/features.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
 import { organizations } from '../schema/organizations.ts';
@@ -40,6 +41,14 @@ export const demoUsers: UserSeed[] = [
   { userName: 'netadmin@example.org', firstName: 'Nina', lastName: 'Network', memberships: [{ org: 'lakeside', role: 'Administrator' }] },
 ];
 
+// Each activated demo organization's Direct address and fax number (status 1: Activated).
+const demoDocumentSources: { org: string; type: 'Direct' | 'Fax'; fullAddress: string }[] = [
+  { org: 'lakeside', type: 'Direct', fullAddress: 'intake@lakeside.direct.example.org' },
+  { org: 'lakeside', type: 'Fax', fullAddress: '5035550101' },
+  { org: 'riverview', type: 'Direct', fullAddress: 'referrals@riverview.direct.example.org' },
+  { org: 'riverview', type: 'Fax', fullAddress: '5035550202' },
+];
+
 const demoJobFunctions = ['Physician', 'Nurse', 'Medical Assistant', 'Front Desk', 'Health Information Management', 'Practice Manager', 'Other'];
 
 export async function isSeeded(db: Database): Promise<boolean> {
@@ -59,6 +68,12 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
       await tx.insert(organizations).values(org).onConflictDoNothing({ target: organizations.subdomain });
       const [row] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, org.subdomain));
       orgIds[key] = row!.id;
+    }
+    for (const source of demoDocumentSources) {
+      await tx
+        .insert(documentSources)
+        .values({ organizationId: orgIds[source.org]!, type: source.type, fullAddress: source.fullAddress, status: 1 })
+        .onConflictDoNothing({ target: documentSources.fullAddress });
     }
     const userIds: Record<string, string> = {};
     for (const u of demoUsers) {
