@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from './constants.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
 
 // Sign-in calls: the spec does not show them; the foundation issue fixes these shapes.
 export const loginRequest = z.object({
@@ -8,6 +8,12 @@ export const loginRequest = z.object({
   code: z.string().trim().max(16).optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
+
+// Any new password (demo seed now; account and user management later): 8 to 128 characters.
+export const newPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
 
 export const tokenResponse = z.object({
   accessToken: z.string(),
