@@ -69,6 +69,23 @@ describe('apiFetch token renewal (end-user §4 "Access token")', () => {
     expect(calls[1]?.authorization).toBe('Bearer renewed-1');
   });
 
+  it('takes the pair another tab rotated while it waited for the refresh lock, without refreshing', async () => {
+    signInExpiringIn(10);
+    const { calls } = stubServer();
+    // The other tab holds the lock, renews, and stores its new pair before this tab gets the lock.
+    vi.stubGlobal('navigator', {
+      locks: {
+        request: async (_name: string, callback: () => Promise<void>) => {
+          saveTokens({ accessToken: 'from-other-tab', tokenType: 'Bearer', expiresIn: 900, refreshToken: 'refresh-other' });
+          return callback();
+        },
+      },
+    });
+    await apiFetch('/api/users/profiledata');
+    expect(calls.map((c) => c.url)).toEqual(['/api/users/profiledata']);
+    expect(calls[0]?.authorization).toBe('Bearer from-other-tab');
+  });
+
   it('makes one refresh for concurrent calls', async () => {
     signInExpiringIn(10);
     const { calls } = stubServer();
