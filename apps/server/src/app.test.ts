@@ -89,3 +89,18 @@ describe('the HTTP surface', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/users/profiledata', headers: { cookie } })).statusCode).toBe(401);
   });
 });
+
+describe('request ids', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("keep a load balancer's id and replace anything that does not look like one", async () => {
+    const kept = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'lb-1234.abc' } });
+    expect(kept.headers['x-request-id']).toBe('lb-1234.abc');
+    const replaced = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'evil\nline' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -52,7 +53,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
+    // A load balancer's request id is kept when it looks like one; otherwise a fresh UUID.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
     bodyLimit: 1024 * 1024,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,4 +1,4 @@
-import { uiResourcesFor } from '@clinicrelay/contracts/roles.ts';
+import { isSystemAdmin, uiResourcesFor } from '@clinicrelay/contracts/roles.ts';
 import type { CurrentUser, Profile, UserPreferences } from '@clinicrelay/contracts/session.ts';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
@@ -16,11 +16,13 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 // The Profile of end-user §3. Values owned by later features (support chat) stay empty.
 export async function getProfile(deps: SessionDeps, session: AuthContext, requestHost: string): Promise<Profile> {
-  const user = await q.findUserById(deps.db, session.userId);
+  const [user, orgs, org, networkId] = await Promise.all([
+    q.findUserById(deps.db, session.userId),
+    q.findMemberships(deps.db, session.userId),
+    session.organizationId ? q.findOrganizationById(deps.db, session.organizationId) : undefined,
+    q.findAdministeredNetwork(deps.db, session.userId),
+  ]);
   if (!user) throw unauthorized();
-  const orgs = await q.findMemberships(deps.db, user.id);
-  const org = session.organizationId ? await q.findOrganizationById(deps.db, session.organizationId) : undefined;
-  const networkId = await q.findAdministeredNetwork(deps.db, user.id);
   const now = deps.now();
   const inGracePeriod = !!org?.gracePeriodEndsAt && org.gracePeriodEndsAt > now;
   const host = requestHost.replace(/:\d+$/, '');
@@ -85,7 +87,7 @@ export async function changeOrganization(deps: SessionDeps, session: AuthContext
     correlationId: session.sessionId,
     details: { fromOrganizationId: session.organizationId },
   });
-  const roles = session.roles.filter((r) => r === 'SysAdmin' || r === 'SysAdminReporting');
+  const roles = session.roles.filter((r) => isSystemAdmin([r]));
   return getProfile(deps, { ...session, organizationId: orgId, roles: [...roles, target.role] }, requestHost);
 }
 
