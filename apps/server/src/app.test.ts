@@ -1,20 +1,15 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from './test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './test/app.ts';
 
 describe('the HTTP surface', () => {
-  let t: TestContext;
   const web = mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-web-'));
-
-  beforeAll(async () => {
-    mkdirSync(path.join(web, 'assets'));
-    writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>ClinicRelay</title><div id="root"></div>');
-    writeFileSync(path.join(web, 'assets', 'app-1234.js'), 'console.log(1)');
-    t = await createTestApp({ config: { WEB_DIST_DIR: web } });
-  });
-  afterAll(() => t.close());
+  mkdirSync(path.join(web, 'assets'));
+  writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>ClinicRelay</title><div id="root"></div>');
+  writeFileSync(path.join(web, 'assets', 'app-1234.js'), 'console.log(1)');
+  const t = useTestApp({ config: { WEB_DIST_DIR: web } });
 
   it('sends security headers on every response and no X-Powered-By', async () => {
     for (const url of ['/api/health', '/', '/intake', '/api/nothing-here']) {
@@ -91,11 +86,7 @@ describe('the HTTP surface', () => {
 });
 
 describe('request ids', () => {
-  let t: TestContext;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it("keep a load balancer's id and replace anything that does not look like one", async () => {
     const kept = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'lb-1234.abc' } });

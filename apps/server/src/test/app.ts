@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -68,4 +69,14 @@ export async function createTestApp(options: { config?: Record<string, string> }
       await handle.close();
     },
   };
+}
+
+// The app for a describe block: built before its tests, closed after them.
+export function useTestApp(options: Parameters<typeof createTestApp>[0] = {}): TestContext {
+  const t = {} as TestContext;
+  beforeAll(async () => {
+    Object.assign(t, await createTestApp(options));
+  });
+  afterAll(() => t.close());
+  return t;
 }

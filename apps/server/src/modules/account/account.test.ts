@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { totpCode } from '../../platform/auth/totp.ts';
-import { createTestApp, TEST_PASSWORD, type TestContext } from '../../test/app.ts';
+import { useTestApp, TEST_PASSWORD, type TestContext } from '../../test/app.ts';
 
 const login = (t: TestContext, userName: string, password: string, code?: string) =>
   t.app.inject({ method: 'POST', url: '/api/account/login', payload: { userName, password, ...(code ? { code } : {}) } });
@@ -13,11 +13,7 @@ const login = (t: TestContext, userName: string, password: string, code?: string
 const minutes = (n: number) => n * 60_000;
 
 describe('sign-in', () => {
-  let t: TestContext;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('gives a bearer token pair for the right password', async () => {
     const res = await login(t, 'admin@lakeside.example.org', TEST_PASSWORD);
@@ -128,11 +124,7 @@ describe('sign-in', () => {
 });
 
 describe('tokens and sessions', () => {
-  let t: TestContext;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const profile = (token: string) => t.call(token, 'GET', '/api/users/profiledata');
   const refresh = (refreshToken: string) => t.app.inject({ method: 'POST', url: '/api/account/refresh', payload: { refreshToken } });
@@ -202,11 +194,7 @@ describe('tokens and sessions', () => {
 });
 
 describe('per-IP rate limit on sign-in', () => {
-  let t: TestContext;
-  beforeAll(async () => {
-    t = await createTestApp({ config: { LOGIN_RATE_LIMIT_PER_MINUTE: '3' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { LOGIN_RATE_LIMIT_PER_MINUTE: '3' } });
 
   it('answers 429 in the error shape once the limit is passed', async () => {
     for (let i = 0; i < 3; i++) await login(t, `someone${i}@example.org`, 'x');

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, createTestApp } from '../../test/app.ts';
 
 describe('health', () => {
-  let t: TestContext;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers ok with the database', async () => {
     const res = await t.call(null, 'GET', '/api/health');

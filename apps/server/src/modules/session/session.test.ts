@@ -1,22 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
 import { networks } from '../../db/schema/networks.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { memberships, users } from '../../db/schema/users.ts';
-import { createTestApp, type TestContext } from '../../test/app.ts';
+import { useTestApp } from '../../test/app.ts';
 
 describe('session calls', () => {
-  let t: TestContext;
+  const t = useTestApp();
   const orgId = async (subdomain: string) =>
     (await t.handle.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, subdomain)))[0]!.id;
   const profileOf = async (user: string) => (await t.call(user, 'GET', '/api/users/profiledata')).json();
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
 
   it("gives a Lakeside administrator the profile of their organization", async () => {
     const p = await profileOf('admin@lakeside.example.org');

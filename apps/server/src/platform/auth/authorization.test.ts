@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemRoles } from '@clinicrelay/contracts/roles.ts';
-import { createTestApp, type TestContext } from '../../test/app.ts';
+import { useTestApp } from '../../test/app.ts';
 
 // Walks the whole route table, so routes added later are covered without editing this test.
 describe('authorization of every /api route', () => {
-  let t: TestContext;
+  const t = useTestApp();
   const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace('*', 'index.html');
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
 
   it('has routes to walk, each with declared roles', () => {
     expect(t.app.apiRoutes.length).toBeGreaterThan(5);
