@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { openPglite } from '../apps/server/src/db/client.ts';
+import { openPglite, queryRows } from '../apps/server/src/db/client.ts';
 import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { hashPassword, verifyPassword } from '../apps/server/src/platform/auth/passwords.ts';
 import { compare, measure } from './measure.ts';
@@ -25,7 +25,7 @@ export async function sessionBenchmarks(): Promise<string[]> {
 
   const login = () => app.inject({ method: 'POST', url: '/api/account/login', payload: { userName: 'user@lakeside.example.org', password: PASSWORD } });
   const { accessToken } = (await login()).json<{ accessToken: string }>();
-  const [session] = (await handle.db.execute(sql`select id, user_id from sessions order by created_at desc limit 1`)).rows as { id: string; user_id: string }[];
+  const [session] = await queryRows<{ id: string; user_id: string }>(handle.db, sql`select id, user_id from sessions order by created_at desc limit 1`);
 
   const profile = await measure('GET /api/users/profiledata', 500, () =>
     app.inject({ method: 'GET', url: '/api/users/profiledata', headers: { authorization: `Bearer ${accessToken}` } }),
