@@ -39,6 +39,10 @@ export async function sessionBenchmarks(): Promise<string[]> {
       left join memberships m on m.user_id = s.user_id and m.organization_id = s.organization_id
       where s.id = ${session!.id} and s.user_id = ${session!.user_id} and s.revoked_at is null and s.expires_at > now()`),
   );
+  // A route that does nothing but authenticate: its cost over the lookup is JWT + Fastify + serialization.
+  const authOnly = await measure('GET /api/users/ipaddress (authentication only)', 500, () =>
+    app.inject({ method: 'GET', url: '/api/users/ipaddress', headers: { authorization: `Bearer ${accessToken}` } }),
+  );
   const health = await measure('GET /api/health (public, one query)', 500, () => app.inject({ method: 'GET', url: '/api/health' }));
   const select1 = await measure('raw SQL select 1', 500, () => handle.db.execute(sql`select 1`));
 
@@ -48,5 +52,5 @@ export async function sessionBenchmarks(): Promise<string[]> {
 
   await app.close();
   await handle.close();
-  return [compare(profile, rawLookup), compare(health, select1), compare(signIn, argon)];
+  return [compare(authOnly, rawLookup), compare(profile, rawLookup), compare(health, select1), compare(signIn, argon)];
 }
