@@ -1,0 +1,45 @@
+import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+
+// Durable work (DESIGN.md): a workflow is claimed by one worker at a time through a lease
+// (lockedUntil); a worker that dies loses its lease and another takes the workflow over.
+export const workflows = pgTable(
+  'workflows',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    type: text().notNull(),
+    status: text({ enum: ['Pending', 'Running', 'Completed', 'Failed'] }).notNull().default('Pending'),
+    organizationId: uuid(),
+    // What the workflow is about (a message id for sending), for the back office and lookups.
+    correlationId: text(),
+    payload: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    attempts: integer().notNull().default(0),
+    maxAttempts: integer().notNull().default(5),
+    runAfter: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text(),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastError: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('workflows_claim_idx').on(t.status, t.runAfter), index('workflows_correlation_idx').on(t.correlationId)],
+);
+
+// One row per unit of work inside a workflow (a recipient of a message); a step recorded Completed is
+// never run again, which is what makes a retried workflow deliver exactly once.
+export const workflowSteps = pgTable(
+  'workflow_steps',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    workflowId: uuid().notNull().references(() => workflows.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    key: text().notNull().default(''),
+    status: text({ enum: ['Pending', 'Running', 'Completed', 'Failed'] }).notNull().default('Pending'),
+    attempts: integer().notNull().default(0),
+    result: jsonb().$type<Record<string, unknown>>(),
+    error: text(),
+    startedAt: timestamp({ withTimezone: true }),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [unique('workflow_steps_unique').on(t.workflowId, t.name, t.key)],
+);
