@@ -16,6 +16,7 @@ import type { App, RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { messagesRoutes } from './modules/messages/routes.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 
 export interface AppDeps {
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     secureCookies: config.publicUrl?.startsWith('https:') ?? false,
   });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
+  messagesRoutes(app, { db, now });
 
   registerWebApp(app, config.webDistDir);
   return app;

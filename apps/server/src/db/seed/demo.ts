@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { documentSources } from '../schema/document-sources.ts';
 import { featureToggles } from '../schema/features.ts';
+import { documentTypes, releaseTypes } from '../schema/messages.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
 import { organizations } from '../schema/organizations.ts';
 import { jobFunctions, memberships, userPreferences, userSystemRoles, users } from '../schema/users.ts';
@@ -49,6 +50,28 @@ const demoDocumentSources: { org: string; type: 'Direct' | 'Fax'; fullAddress: s
   { org: 'riverview', type: 'Fax', fullAddress: '5035550202' },
 ];
 
+// System release types (no organization) offered to every organization.
+const systemReleaseTypes: { name: string; sendType: 'Direct' | 'Fax' | 'Any'; classificationCode: string }[] = [
+  { name: 'Referral', sendType: 'Any', classificationCode: 'REFERRAL' },
+  { name: 'Consultation report', sendType: 'Any', classificationCode: 'CONSULT' },
+  { name: 'Records request response', sendType: 'Any', classificationCode: 'RECORDS_REQUEST' },
+  { name: 'Lab results', sendType: 'Any', classificationCode: 'RESULTS' },
+  { name: 'Transition of care', sendType: 'Direct', classificationCode: 'CARE_TRANSITION' },
+];
+
+// System document types with the LOINC code a CDA of that type carries.
+const systemDocumentTypes: { name: string; loincCode: string }[] = [
+  { name: 'Referral Letter', loincCode: '57133-1' },
+  { name: 'Consultation Note', loincCode: '11488-4' },
+  { name: 'Discharge Summary', loincCode: '18842-5' },
+  { name: 'History and Physical', loincCode: '34117-2' },
+  { name: 'Laboratory Report', loincCode: '11502-2' },
+  { name: 'Progress Note', loincCode: '11506-3' },
+  { name: 'Imaging Report', loincCode: '18748-4' },
+  { name: 'Medication List', loincCode: '10160-0' },
+  { name: 'Other', loincCode: '34133-9' },
+];
+
 const demoJobFunctions = ['Physician', 'Nurse', 'Medical Assistant', 'Front Desk', 'Health Information Management', 'Practice Manager', 'Other'];
 
 export async function isSeeded(db: Database): Promise<boolean> {
@@ -63,6 +86,14 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
   await db.transaction(async (tx) => {
     await tx.insert(jobFunctions).values(demoJobFunctions.map((name, i) => ({ id: i + 1, name }))).onConflictDoNothing();
     await tx.insert(featureToggles).values(featureNames.map((name) => ({ name, description: featureDescriptions[name], isEnabled: false }))).onConflictDoNothing();
+    for (const rt of systemReleaseTypes) {
+      const exists = await tx.select({ id: releaseTypes.id }).from(releaseTypes).where(and(isNull(releaseTypes.organizationId), eq(releaseTypes.name, rt.name)));
+      if (exists.length === 0) await tx.insert(releaseTypes).values(rt);
+    }
+    for (const dt of systemDocumentTypes) {
+      const exists = await tx.select({ id: documentTypes.id }).from(documentTypes).where(and(isNull(documentTypes.organizationId), eq(documentTypes.name, dt.name)));
+      if (exists.length === 0) await tx.insert(documentTypes).values({ ...dt, source: 'System' });
+    }
     const orgIds: Record<string, string> = {};
     for (const [key, org] of Object.entries(demoOrganizations)) {
       await tx.insert(organizations).values(org).onConflictDoNothing({ target: organizations.subdomain });

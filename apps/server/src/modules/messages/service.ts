@@ -1,0 +1,291 @@
+import type { DraftSave, Message, Patient } from '@clinicrelay/contracts/messages.ts';
+import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import type { Database, DbOrTx } from '../../db/client.ts';
+import type { AuthContext } from '../../platform/auth/guard.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import * as q from './queries.ts';
+
+export interface MessagesDeps {
+  db: Database;
+  now: () => Date;
+}
+
+export interface Caller {
+  session: AuthContext;
+  organizationId: string;
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const splitAddresses = (to: string) => to.split(';').map((a) => a.trim()).filter(Boolean);
+
+// "Last, First": how lists show a patient.
+const patientNameOf = (p: Patient | null | undefined) =>
+  p && (p.lastName || p.firstName) ? [p.lastName, p.firstName].filter(Boolean).join(', ') : null;
+
+// end-user §3: identifier pairs lacking root or id are dropped before saving.
+const cleanIdentifiers = (p: Patient) => (p.patientIds ?? []).filter((x) => x.root && x.id).map((x) => ({ root: x.root!, id: x.id! }));
+
+function toPatient(row: q.PatientRow | undefined): Patient | null {
+  if (!row) return null;
+  const { id: _id, messageId: _m, organizationId: _o, ...rest } = row;
+  return { ...rest, patientIds: rest.patientIds };
+}
+
+function toDelivery(d: Awaited<ReturnType<typeof q.findDeliveries>>[number]) {
+  return { recipient: d.recipient, channel: d.channel, status: d.status, reason: d.reason, updatedAt: d.updatedAt.toISOString(), deliveredAt: iso(d.deliveredAt) };
+}
+
+export async function getMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
+  const row = await q.findById(deps.db, caller.organizationId, id);
+  if (!row) throw notFound();
+  const [patientRow, attachmentRows, deliveryRows, conversation] = await Promise.all([
+    q.findPatient(deps.db, id),
+    q.findAttachments(deps.db, [id]),
+    q.findDeliveries(deps.db, [id]),
+    row.conversationId ? q.findConversation(deps.db, row.conversationId) : undefined,
+  ]);
+  return {
+    id: row.id,
+    subject: row.subject,
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
+    body: row.body,
+    comments: row.comments,
+    messageDate: iso(row.messageDate),
+    systemReceivedDate: iso(row.systemReceivedDate),
+    createdDate: row.createdDate.toISOString(),
+    updatedDate: row.updatedDate.toISOString(),
+    isDraft: row.isDraft,
+    isProcessed: row.isProcessed,
+    isUrgent: row.isUrgent,
+    origin: row.origin,
+    status: row.status,
+    processedType: row.processedType,
+    sourceType: row.sourceType,
+    patient: toPatient(patientRow),
+    patientName: row.patientName,
+    attachments: attachmentRows.map((a) => ({
+      id: a.id,
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      sizeInBytes: a.sizeInBytes,
+      isPreviewAvailable: a.previewStatus === 'Available',
+      previewAvailable: a.previewStatus,
+      transformStatus: a.transformStatus,
+      isSelected: a.isSelected,
+      isRestorable: a.currentBlobId !== a.originalBlobId,
+      uploadProcessId: a.uploadProcessId,
+      attachmentMeta: a.meta,
+      integrationMeta: a.integrationMeta,
+    })),
+    conversation: conversation ? { conversationId: conversation.id, type: conversation.type, conversationStatus: conversation.conversationStatus } : null,
+    classification: row.classificationCode ? { code: row.classificationCode } : null,
+    reasonForDisclosure: row.reasonForDisclosure,
+    originalObjectId: row.originalObjectId,
+    releaseTypeId: row.releaseTypeId,
+    conversion: row.conversion,
+    attachments2PDF: row.attachments2PDF,
+    attachments2CDA: row.attachments2CDA,
+    isReadyForDeliverySummary: row.isReadyForDeliverySummary,
+    properties: row.properties,
+    trackFaxResponses: row.trackFaxResponses,
+    deliveries: deliveryRows.map(toDelivery),
+  };
+}
+
+export async function listMessages(
+  deps: MessagesDeps,
+  caller: Caller,
+  query: { pageStart: number; pageSize: number; isDraft?: boolean | undefined; search?: string | undefined; startDate?: string | undefined; endDate?: string | undefined },
+) {
+  const page = await q.findPage(
+    deps.db,
+    { organizationId: caller.organizationId, isDraft: query.isDraft, search: query.search, startDate: query.startDate, endDate: query.endDate },
+    { offset: (query.pageStart - 1) * query.pageSize, limit: query.pageSize },
+  );
+  const ids = page.items.map((m) => m.id);
+  const [deliveryRows, counts] = await Promise.all([q.findDeliveries(deps.db, ids), q.countAttachments(deps.db, ids)]);
+  return {
+    totalCount: page.totalCount,
+    items: page.items.map((m) => ({
+      id: m.id,
+      subject: m.subject,
+      fromAddress: m.fromAddress,
+      toAddress: m.toAddress,
+      toAddresses: splitAddresses(m.toAddress),
+      createdDate: m.createdDate.toISOString(),
+      updatedDate: m.updatedDate.toISOString(),
+      messageDate: iso(m.messageDate),
+      isDraft: m.isDraft,
+      isUrgent: m.isUrgent,
+      status: m.status,
+      patientName: m.patientName,
+      attachmentCount: counts.get(m.id) ?? 0,
+      deliveries: deliveryRows.filter((d) => d.messageId === m.id).map(toDelivery),
+    })),
+  };
+}
+
+async function ownDraft(db: DbOrTx, caller: Caller, id: string) {
+  const row = await q.findById(db, caller.organizationId, id);
+  if (!row || row.direction !== 'Outbound') throw notFound();
+  if (!row.isDraft) throw new AppError(409, releaseMessages.notADraft);
+  return row;
+}
+
+// The columns a draft save may set, from the request body (undefined leaves a column as it is).
+async function draftValues(deps: MessagesDeps, caller: Caller, body: DraftSave) {
+  const sources = body.fromAddress ? await q.findDocumentSources(deps.db, caller.organizationId) : [];
+  const from = body.fromAddress?.toLowerCase();
+  if (body.releaseTypeId && !(await q.findReleaseType(deps.db, caller.organizationId, body.releaseTypeId))) throw notFound();
+  return {
+    subject: body.subject,
+    fromAddress: body.fromAddress === undefined ? undefined : (body.fromAddress || null),
+    fromDocumentSourceId: body.fromAddress === undefined ? undefined : (sources.find((s) => s.fullAddress === from)?.id ?? null),
+    toAddress: body.toAddress === undefined ? undefined : splitAddresses(body.toAddress).join(';'),
+    body: body.body,
+    comments: body.comments,
+    isUrgent: body.isUrgent,
+    releaseTypeId: body.releaseTypeId,
+    classificationCode: body.classification === undefined ? undefined : (body.classification?.code ?? null),
+    reasonForDisclosure: body.reasonForDisclosure,
+    conversion: body.conversion,
+    properties:
+      body.properties === undefined
+        ? undefined
+        : body.properties && {
+            includeCoverPage: body.properties.includeCoverPage ?? true,
+            includeMessageBody: body.properties.includeMessageBody ?? true,
+            includeAttachmentDescriptions: body.properties.includeAttachmentDescriptions ?? true,
+            faxPageCount: body.properties.faxPageCount ?? null,
+          },
+    trackFaxResponses: body.trackFaxResponses,
+    patientName: body.patient === undefined ? undefined : patientNameOf(body.patient),
+  };
+}
+
+async function savePatientRow(db: DbOrTx, caller: Caller, messageId: string, p: Patient) {
+  await q.upsertPatient(db, {
+    ...p,
+    patientIds: cleanIdentifiers(p),
+    birthDate: p.birthDate || null,
+    visitDate: p.visitDate || null,
+    messageId,
+    organizationId: caller.organizationId,
+  });
+}
+
+// PUT /api/messages (id null: a new draft) and PUT /api/messages/{id}.
+export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string | null, body: DraftSave): Promise<Message> {
+  const values = await draftValues(deps, caller, body);
+  if (body.originalObjectId && !(await q.findById(deps.db, caller.organizationId, body.originalObjectId))) throw notFound();
+  const now = deps.now();
+  const messageId = await deps.db.transaction(async (tx) => {
+    let row;
+    if (id) {
+      await ownDraft(tx, caller, id);
+      row = await q.update(tx, id, { ...values, updatedDate: now });
+    } else {
+      row = await q.insert(tx, {
+        ...values,
+        organizationId: caller.organizationId,
+        direction: 'Outbound',
+        createdBy: caller.session.userId,
+        originalObjectId: body.originalObjectId ?? null,
+        createdDate: now,
+        updatedDate: now,
+      });
+      await q.insertEvent(tx, { messageId: row.id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'DraftCreated', createdAt: now });
+    }
+    if (body.patient) await savePatientRow(tx, caller, row.id, body.patient);
+    return row.id;
+  });
+  return getMessage(deps, caller, messageId);
+}
+
+// PUT /api/messages/{id}/patient.
+export async function savePatient(deps: MessagesDeps, caller: Caller, id: string, p: Patient): Promise<Message> {
+  await deps.db.transaction(async (tx) => {
+    await ownDraft(tx, caller, id);
+    await savePatientRow(tx, caller, id, p);
+    await q.update(tx, id, { patientName: patientNameOf(p), updatedDate: deps.now() });
+  });
+  return getMessage(deps, caller, id);
+}
+
+// Drafts go for good; a sent or received message is hidden (its deliveries and audit stay).
+export async function deleteMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<{ message: string }> {
+  const row = await q.findById(deps.db, caller.organizationId, id);
+  if (!row) throw notFound();
+  const now = deps.now();
+  if (row.isDraft) {
+    await q.remove(deps.db, id);
+    return { message: releaseMessages.draftDeleted };
+  }
+  await deps.db.transaction(async (tx) => {
+    await q.update(tx, id, { deletedAt: now });
+    await q.insertEvent(tx, { messageId: id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'Deleted', createdAt: now });
+  });
+  return { message: releaseMessages.messageDeleted };
+}
+
+// POST /api/messages/{id}/copy: a new draft with the same content and attachments.
+export async function copyMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
+  const source = await q.findById(deps.db, caller.organizationId, id);
+  if (!source) throw notFound();
+  const patientRow = await q.findPatient(deps.db, id);
+  const now = deps.now();
+  const copyId = await deps.db.transaction(async (tx) => {
+    const row = await q.insert(tx, {
+      organizationId: caller.organizationId,
+      direction: 'Outbound',
+      createdBy: caller.session.userId,
+      subject: source.subject,
+      fromAddress: source.direction === 'Outbound' ? source.fromAddress : null,
+      fromDocumentSourceId: source.direction === 'Outbound' ? source.fromDocumentSourceId : null,
+      toAddress: source.direction === 'Outbound' ? source.toAddress : '',
+      body: source.body,
+      isUrgent: source.isUrgent,
+      releaseTypeId: source.releaseTypeId,
+      classificationCode: source.classificationCode,
+      conversion: source.conversion,
+      properties: source.properties,
+      patientName: source.patientName,
+      originalObjectId: source.id,
+      createdDate: now,
+      updatedDate: now,
+    });
+    const copied = toPatient(patientRow);
+    if (copied) await savePatientRow(tx, caller, row.id, copied);
+    await q.copyAttachments(tx, id, row.id);
+    await q.insertEvent(tx, { messageId: row.id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'DraftCopied', details: { fromMessageId: id }, createdAt: now });
+    return row.id;
+  });
+  return getMessage(deps, caller, copyId);
+}
+
+export async function documentSourcesOf(deps: MessagesDeps, caller: Caller) {
+  const rows = await q.findDocumentSources(deps.db, caller.organizationId);
+  return rows.map((s) => ({ id: s.id, address: { fullAddress: s.fullAddress, type: s.type }, status: s.status }));
+}
+
+export async function releaseTypesOf(deps: MessagesDeps, caller: Caller) {
+  const rows = await q.findReleaseTypes(deps.db, caller.organizationId);
+  return rows.map(({ createdAt: _c, ...r }) => r);
+}
+
+export async function documentTypesOf(deps: MessagesDeps, caller: Caller) {
+  const rows = await q.findDocumentTypes(deps.db, caller.organizationId);
+  return rows.map((d) => ({ id: d.id, name: d.name, source: d.source }));
+}
+
+export async function cachedAddresses(deps: MessagesDeps, caller: Caller) {
+  const rows = await q.findCachedAddresses(deps.db, caller.session.userId);
+  return rows.map((r) => ({ address: r.address, useCount: r.useCount, lastUsedAt: r.lastUsedAt.toISOString() }));
+}
+
+// The manage-cache modal saves the addresses it kept (Clear All saves none).
+export async function saveCachedAddresses(deps: MessagesDeps, caller: Caller, keep: string[]) {
+  await q.keepCachedAddresses(deps.db, caller.session.userId, keep);
+  return cachedAddresses(deps, caller);
+}

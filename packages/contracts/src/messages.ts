@@ -1,0 +1,226 @@
+import { z } from 'zod';
+
+// User-visible texts of end-user §5 and §8 for Release, exactly as the spec words them.
+export const releaseMessages = {
+  fixErrorsHeading: 'Please fix the following errors before sending.',
+  attachmentInvalid: "An attachment's information is invalid.",
+  releaseTypeRequired: '"Release Type" is required.',
+  toRequired: '"To" address is required.',
+  fromRequired: '"From" address is required.',
+  addressInvalid: 'This address is not valid.',
+  patientDetailsRequired: '"Patient Details" information is required.',
+  patientFirstNameRequired: '"Patient First Name" is required.',
+  patientLastNameRequired: '"Patient Last Name" is required.',
+  patientBirthDateRequired: '"Patient Birth Date" is required.',
+  patientGenderRequired: '"Patient Gender" is required.',
+  patientBirthDateFuture: '"Patient Birth Date" must be equal or less than today.',
+  patientBirthDateInvalid: '"Patient Birth Date" is invalid.',
+  patientFieldTooLong: 'Patient fields may be at most 35 characters.',
+  documentTypeRequired: (fileName: string) => `"Document Type" is required for file "${fileName}"`,
+  documentDateRequired: (fileName: string) => `"Document Date" is required for file "${fileName}"`,
+  documentDateFuture: 'Document Date must be equal or less than today.',
+  sendSuccess: 'The message was sent successfully.',
+  sendFailure: 'There was an error sending your message. Please contact support.',
+  draftDeleted: 'The draft was deleted successfully.',
+  messageDeleted: 'Message has been deleted',
+  messageDeleting: 'Your message is being deleted',
+  discardFailure: 'The message was not discarded successfully.',
+  cacheSaved: 'Direct Address Cache has been saved successfully.',
+  notADraft: 'Only a draft can be changed.',
+} as const;
+
+const PATIENT_FIELD_MAX = 35;
+const patientText = z.string().trim().max(PATIENT_FIELD_MAX, releaseMessages.patientFieldTooLong).nullish();
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+// A YYYY-MM-DD date that exists on the calendar.
+export const isValidIsoDate = (value: string) => {
+  if (!isoDate.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+};
+
+export const patientIdentifier = z.object({ root: z.string().trim().max(128).nullish(), id: z.string().trim().max(128).nullish() });
+
+// The Patient of end-user §3. Format rules apply on every save; the "required" rules at send.
+export const patient = z.object({
+  patientId: z.string().trim().max(128).nullish(),
+  patientIds: z.array(patientIdentifier).max(20).default([]),
+  firstName: patientText,
+  middleName: patientText,
+  lastName: patientText,
+  birthDate: z
+    .string()
+    .trim()
+    .max(10)
+    .nullish()
+    .refine((v) => !v || isValidIsoDate(v), releaseMessages.patientBirthDateInvalid),
+  gender: z.enum(['M', 'F', 'UN']).nullish(),
+  streetAddress1: patientText,
+  streetAddress2: patientText,
+  city: patientText,
+  state: z.string().trim().max(35).nullish(),
+  postalCode: z.string().trim().max(10).nullish(),
+  country: z.string().trim().max(35).nullish(),
+  telephone: z.string().trim().max(20).nullish(),
+  visitId: z.string().trim().max(64).nullish(),
+  visitDate: z.string().trim().max(10).nullish().refine((v) => !v || isValidIsoDate(v), '"Patient Visit Date" is invalid.'),
+  integrationMeta: z.record(z.string(), z.string().max(256).nullable()).nullish(),
+});
+export type Patient = z.infer<typeof patient>;
+
+export const faxProperties = z.object({
+  includeCoverPage: z.boolean(),
+  includeMessageBody: z.boolean(),
+  includeAttachmentDescriptions: z.boolean(),
+  faxPageCount: z.number().int().nullable(),
+});
+
+export const attachmentMeta = z.object({
+  documentType: z.string().trim().max(128).nullish(),
+  documentDate: z.string().trim().max(10).nullish(),
+  documentDateType: z.enum(['today', 'message', 'selected']).nullish(),
+  confidentiality: z.enum(['Normal', 'Restricted', 'Very Restricted']).nullish(),
+  documentDescription: z.string().max(255).nullish(),
+  patient: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export const attachmentSummary = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  sizeInBytes: z.number().int(),
+  isPreviewAvailable: z.boolean(),
+  previewAvailable: z.enum(['Processing', 'Available', 'Failed', 'NotApplicable']),
+  transformStatus: z.enum(['None', 'Pending', 'Failed']),
+  isSelected: z.boolean(),
+  isRestorable: z.boolean(),
+  uploadProcessId: z.string().nullable(),
+  attachmentMeta: attachmentMeta.nullable(),
+  integrationMeta: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const delivery = z.object({
+  recipient: z.string(),
+  channel: z.enum(['Direct', 'Fax']),
+  status: z.enum(['Pending', 'Delivered', 'Failed']),
+  reason: z.string().nullable(),
+  updatedAt: z.string(),
+  deliveredAt: z.string().nullable(),
+});
+
+// The Message of end-user §3 as GET /api/messages/{id} returns it.
+export const message = z.object({
+  id: z.string(),
+  subject: z.string(),
+  fromAddress: z.string().nullable(),
+  toAddress: z.string(),
+  body: z.string(),
+  comments: z.string().nullable(),
+  messageDate: z.string().nullable(),
+  systemReceivedDate: z.string().nullable(),
+  createdDate: z.string(),
+  updatedDate: z.string(),
+  isDraft: z.boolean(),
+  isProcessed: z.boolean(),
+  isUrgent: z.boolean(),
+  origin: z.string().nullable(),
+  status: z.string(),
+  processedType: z.string().nullable(),
+  sourceType: z.string().nullable(),
+  patient: patient.nullable(),
+  patientName: z.string().nullable(),
+  attachments: z.array(attachmentSummary),
+  conversation: z.object({ conversationId: z.string(), type: z.string(), conversationStatus: z.string() }).nullable(),
+  classification: z.object({ code: z.string() }).nullable(),
+  reasonForDisclosure: z.string().nullable(),
+  originalObjectId: z.string().nullable(),
+  releaseTypeId: z.string().nullable(),
+  conversion: z.enum(['Pdf', 'Cda']).nullable(),
+  attachments2PDF: z.boolean(),
+  attachments2CDA: z.boolean(),
+  isReadyForDeliverySummary: z.boolean(),
+  properties: faxProperties.nullable(),
+  trackFaxResponses: z.boolean(),
+  deliveries: z.array(delivery),
+});
+export type Message = z.infer<typeof message>;
+
+// PUT /api/messages and PUT /api/messages/{id}: save a draft. Everything optional: a draft may be
+// incomplete; the send rules are checked at send.
+export const draftSave = z.object({
+  subject: z.string().max(255).optional(),
+  fromAddress: z.string().trim().max(256).nullish(),
+  toAddress: z.string().max(4000).optional(),
+  body: z.string().max(20_000).optional(),
+  comments: z.string().max(2000).nullish(),
+  isUrgent: z.boolean().optional(),
+  releaseTypeId: z.string().uuid().nullish(),
+  classification: z.object({ code: z.string().max(64) }).nullish(),
+  reasonForDisclosure: z.string().max(255).nullish(),
+  conversion: z.enum(['Pdf', 'Cda']).nullish(),
+  properties: faxProperties.partial().nullish(),
+  trackFaxResponses: z.boolean().optional(),
+  originalObjectId: z.string().uuid().nullish(),
+  patient: patient.nullish(),
+});
+export type DraftSave = z.infer<typeof draftSave>;
+
+export const messageListQuery = z.object({
+  pageStart: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(30),
+  isDraft: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  search: z.string().trim().max(200).optional(),
+  startDate: z.string().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'Start date is invalid.'),
+  endDate: z.string().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'End date is invalid.'),
+});
+
+export const messageListItem = message.pick({
+  id: true,
+  subject: true,
+  fromAddress: true,
+  toAddress: true,
+  createdDate: true,
+  updatedDate: true,
+  messageDate: true,
+  isDraft: true,
+  isUrgent: true,
+  status: true,
+  patientName: true,
+  deliveries: true,
+}).extend({ toAddresses: z.array(z.string()), attachmentCount: z.number().int() });
+export const messageList = z.object({ items: z.array(messageListItem), totalCount: z.number().int() });
+
+export const idParams = z.object({ id: z.string().uuid() });
+
+// Not shown in the spec: the organization's From addresses, release and document types, the cache.
+export const documentSource = z.object({
+  id: z.string(),
+  address: z.object({ fullAddress: z.string(), type: z.enum(['Direct', 'Fax']) }),
+  status: z.number().int(),
+});
+export const releaseType = z.object({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string().nullable(),
+  sendType: z.enum(['Direct', 'Fax', 'Any']),
+  originAddressId: z.string().nullable(),
+  destinationAddress: z.string().nullable(),
+  classificationCode: z.string().nullable(),
+  trackFaxResponses: z.boolean(),
+});
+export const documentType = z.object({ id: z.string(), name: z.string(), source: z.string() });
+export const classification = z.object({ code: z.string(), name: z.string() });
+export const cachedAddress = z.object({ address: z.string(), useCount: z.number().int(), lastUsedAt: z.string() });
+export const addressCacheUpdate = z.object({ addresses: z.array(z.string().trim().toLowerCase().max(256)).max(1000) });
+
+// Message classifications offered when releasing (codes not shown in the spec; these name why a
+// document is disclosed, which receiving clinics triage by).
+export const classifications = [
+  { code: 'REFERRAL', name: 'Referral' },
+  { code: 'CONSULT', name: 'Consultation' },
+  { code: 'RECORDS_REQUEST', name: 'Records request response' },
+  { code: 'RESULTS', name: 'Results' },
+  { code: 'CARE_TRANSITION', name: 'Transition of care' },
+  { code: 'OTHER', name: 'Other' },
+] as const;
