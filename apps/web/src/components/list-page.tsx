@@ -87,7 +87,7 @@ export function ListPage<Row>({
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{title}</Title>
+        <Title order={1}>{title}</Title>
         {actions && <Group gap="xs">{actions}</Group>}
       </Group>
       <Group align="flex-end">

@@ -1,11 +1,96 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { Link, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import type { messageListItem } from '@clinicrelay/contracts/messages.ts';
+import { formatDateTime } from '../../components/format.ts';
+import { ListPage, type ListColumn } from '../../components/list-page.tsx';
+import { useListState } from '../../components/list-state.ts';
+import { MultiValueCell } from '../../components/multi-value-cell.tsx';
+import { useReleaseList, type ReleaseView } from './api.ts';
 
-// Placeholder until the Release issue builds the sent-message list.
-export function ReleasePage() {
+type Row = z.infer<typeof messageListItem>;
+
+const statusColor = { Pending: 'yellow', Delivered: 'teal', Failed: 'red' } as const;
+
+// Per-recipient status: what the sender watches move Pending → Delivered.
+function RecipientStatus({ row }: { row: Row }) {
+  if (row.isDraft) return <Badge color="gray" variant="light">Draft</Badge>;
+  if (row.deliveries.length === 0) return <Badge variant="light">{row.status}</Badge>;
   return (
-    <Stack gap="xs">
-      <Title order={1}>Release</Title>
-      <Text c="dimmed">Sent messages will appear here.</Text>
+    <Stack gap={2}>
+      {row.deliveries.map((d) => (
+        <Tooltip key={d.recipient} label={d.reason ?? `${d.status} ${formatDateTime(d.deliveredAt ?? d.updatedAt)}`}>
+          <Group gap={4} wrap="nowrap">
+            <Badge size="sm" color={statusColor[d.status]} variant="light">
+              {d.status}
+            </Badge>
+            <Text size="xs" c="dimmed" truncate maw={220}>
+              {d.recipient}
+            </Text>
+          </Group>
+        </Tooltip>
+      ))}
     </Stack>
+  );
+}
+
+const columns: ListColumn<Row>[] = [
+  {
+    key: 'subject',
+    header: 'Subject',
+    render: (row) => (
+      <Anchor component={Link} to={row.isDraft ? `/release/draft/${row.id}` : `/release/${row.id}`}>
+        {row.subject || '(no subject)'}
+      </Anchor>
+    ),
+  },
+  { key: 'toAddresses', header: 'To', render: (row) => <MultiValueCell values={row.toAddresses} /> },
+  { key: 'patientName', header: 'Patient' },
+  { key: 'attachmentCount', header: 'Attachments' },
+  { key: 'status', header: 'Status', render: (row) => <RecipientStatus row={row} /> },
+  { key: 'updatedDate', header: 'Updated', render: (row) => formatDateTime(row.updatedDate) },
+];
+
+const views: { value: ReleaseView; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'sent', label: 'Sent' },
+  { value: 'drafts', label: 'Drafts' },
+];
+
+/** /release: the organization's sent messages and drafts. */
+export function ReleasePage() {
+  const [state, setState] = useListState({ pageSize: 25 });
+  const [params, setParams] = useSearchParams();
+  const view = views.find((v) => v.value === params.get('view'))?.value ?? 'all';
+  const list = useReleaseList(state, view);
+
+  const viewControl = (
+    <SegmentedControl
+      aria-label="Show"
+      w="fit-content"
+      data={views}
+      value={view}
+      onChange={(value) =>
+        setParams((previous) => {
+          const next = new URLSearchParams(previous);
+          if (value === 'all') next.delete('view');
+          else next.set('view', value);
+          next.delete('page');
+          return next;
+        })
+      }
+    />
+  );
+
+  return (
+    <ListPage
+      title="Release"
+      columns={columns}
+      query={{ items: list.data?.items, totalCount: list.data?.totalCount, isLoading: list.isLoading, error: list.error }}
+      state={state}
+      onStateChange={setState}
+      dateRange
+      actions={viewControl}
+    />
   );
 }
