@@ -26,6 +26,10 @@ describe('configuration', () => {
     expect(first.blobEncryptionKey).toHaveLength(32);
   });
 
+  it('treats an empty variable as not set', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '', DATA_DIR: tmp() })).toMatchObject({ databaseUrl: undefined, port: 8080 });
+  });
+
   it('names every invalid variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', DATA_DIR: tmp() })).toThrow(/PORT[\s\S]*DATABASE_URL/);
   });

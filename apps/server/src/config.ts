@@ -21,6 +21,7 @@ const schema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
 });
 
 
@@ -39,6 +40,7 @@ export interface Config {
   loginRateLimitPerMinute: number;
   logLevel: string;
   webDistDir: string;
+  workerConcurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -46,7 +48,8 @@ export class ConfigError extends Error {}
 // Parsed and validated once at start-up. Production refuses to start without real keys; development
 // generates them once and keeps them in DATA_DIR so sessions and encrypted blobs survive restarts.
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  // An empty variable (DATABASE_URL= in a .env file) means not set.
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -78,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    workerConcurrency: e.WORKER_CONCURRENCY,
   };
 }
 

@@ -2,24 +2,38 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo } from './db/seed/demo.ts';
+import { workflowHandlers } from './platform/workflows/registry.ts';
+import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 
-// Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen.
+// Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
+// → workers.
 async function main() {
   const config = loadConfig();
   const handle = await openDatabase(config);
   await handle.migrate();
   const seedNow = handle.kind === 'pglite' && config.env !== 'production' && !(await isSeeded(handle.db));
   if (seedNow) await seedDemo(handle.db, config);
-  const app = await buildApp({ config, db: handle.db });
+  const now = () => new Date();
+  const app = await buildApp({ config, db: handle.db, now });
+  // Set after listen; a signal during start-up has none to stop.
+  let workers: Workers | undefined = undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await workers?.stop();
     await handle.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  workers = await startWorkers({
+    db: handle.db,
+    handlers: workflowHandlers({ config, db: handle.db, now }),
+    concurrency: config.workerConcurrency,
+    logger: app.log.child({ module: 'workflows' }),
+    now,
+  });
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
   if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword));

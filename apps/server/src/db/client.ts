@@ -37,6 +37,8 @@ export function openPglite(client: PGlite): DatabaseHandle {
 
 export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 });
+  // An idle connection dropped by the server (restart, failover) must not crash the process; the pool reconnects.
+  pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzlePg({ client: pool, casing: 'snake_case' });
   return {
     db,

@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { workflows } from '../../db/schema/workflows.ts';
+import { errorText, workflowContext, type Workflow, type WorkflowHandlers, type WorkflowLogger } from './context.ts';
+import { WORKFLOWS_CHANNEL } from './enqueue.ts';
+import { listenForNotifications } from './listen.ts';
+
+export interface RunnerOptions {
+  db: Database;
+  handlers: WorkflowHandlers;
+  logger: WorkflowLogger;
+  // Unique per process (default host:pid:random); each concurrent slot appends /n.
+  workerId?: string;
+  // How long a claim lasts without a heartbeat before another worker may take the workflow over.
+  leaseMs?: number;
+  // The clock handlers see; lease and retry times use the database's now() so processes agree.
+  now?: () => Date;
+}
+
+export interface StartWorkersOptions extends RunnerOptions {
+  concurrency?: number;
+  pollIntervalMs?: number;
+  // How long stop() waits for running workflows before leaving them to their leases.
+  stopTimeoutMs?: number;
+}
+
+export interface Workers {
+  stop(): Promise<void>;
+}
+
+type Resolved = Required<RunnerOptions>;
+
+const MAX_BACKOFF_SECONDS = 300;
+
+// Seconds before a failed workflow is tried again: 2, 4, 8, … capped at 5 minutes.
+export const backoffSeconds = (attempts: number): number => Math.min(2 ** attempts, MAX_BACKOFF_SECONDS);
+
+const nowPlus = (ms: number) => sql`now() + make_interval(secs => ${ms / 1000})`;
+
+function resolve(opts: RunnerOptions): Resolved {
+  return {
+    ...opts,
+    workerId: opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    leaseMs: opts.leaseMs ?? 60_000,
+    now: opts.now ?? (() => new Date()),
+  };
+}
+
+// Claims the next due workflow: a Pending one whose time has come, or a Running one whose lease
+// expired (its worker died). SKIP LOCKED lets concurrent workers each take a different row.
+export async function claimNext(
+  db: Database,
+  opts: { workerId: string; leaseMs: number; types: readonly string[] },
+): Promise<Workflow | undefined> {
+  if (opts.types.length === 0) return undefined;
+  const due = db
+    .select({ id: workflows.id })
+    .from(workflows)
+    .where(
+      and(
+        inArray(workflows.type, [...opts.types]),
+        or(
+          and(eq(workflows.status, 'Pending'), lte(workflows.runAfter, sql`now()`)),
+          and(eq(workflows.status, 'Running'), lt(workflows.lockedUntil, sql`now()`)),
+        ),
+      ),
+    )
+    .orderBy(workflows.runAfter)
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [claimed] = await db
+    .update(workflows)
+    .set({
+      status: 'Running',
+      lockedBy: opts.workerId,
+      lockedUntil: nowPlus(opts.leaseMs),
+      attempts: sql`${workflows.attempts} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(workflows.id, sql`(${due})`))
+    .returning();
+  return claimed;
+}
+
+// Extends the lease every third of its length; aborts the run when another worker has taken it.
+function keepLease(o: Resolved, workflow: Workflow, controller: AbortController): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer = setTimeout(() => void beat(), o.leaseMs / 3);
+  };
+  const beat = async () => {
+    if (controller.signal.aborted) return;
+    try {
+      const renewed = await o.db
+        .update(workflows)
+        .set({ lockedUntil: nowPlus(o.leaseMs), updatedAt: sql`now()` })
+        .where(and(eq(workflows.id, workflow.id), eq(workflows.lockedBy, o.workerId), eq(workflows.status, 'Running')))
+        .returning({ id: workflows.id });
+      if (timer === undefined || controller.signal.aborted) return;
+      if (renewed.length === 0) {
+        o.logger.warn({ workflowId: workflow.id, workerId: o.workerId }, 'workflow lease lost to another worker');
+        controller.abort(new Error('The workflow lease was lost.'));
+        return;
+      }
+    } catch (error) {
+      o.logger.warn({ workflowId: workflow.id, error: errorText(error) }, 'could not extend workflow lease');
+    }
+    if (timer !== undefined) schedule();
+  };
+  schedule();
+  return {
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+// Runs one claimed workflow and records the outcome, unless the run was abandoned (lease lost or the
+// worker gave up on stop): then the row belongs to whoever holds the lease next.
+async function runClaimed(o: Resolved, workflow: Workflow, running: Set<AbortController>): Promise<void> {
+  const controller = new AbortController();
+  running.add(controller);
+  const lease = keepLease(o, workflow, controller);
+  const about = { workflowId: workflow.id, type: workflow.type, attempt: workflow.attempts, workerId: o.workerId };
+  let outcome: { ok: true } | { ok: false; error: unknown };
+  try {
+    const handler = o.handlers.get(workflow.type);
+    if (!handler) throw new Error(`No handler for workflow type ${workflow.type}.`);
+    await handler(workflowContext({ db: o.db, workflow, now: o.now, signal: controller.signal }));
+    outcome = { ok: true };
+  } catch (error) {
+    outcome = { ok: false, error };
+  } finally {
+    lease.stop();
+    running.delete(controller);
+  }
+  if (controller.signal.aborted) {
+    o.logger.warn(about, 'workflow run abandoned');
+    return;
+  }
+  const stillMine = and(eq(workflows.id, workflow.id), eq(workflows.lockedBy, o.workerId), eq(workflows.status, 'Running'));
+  const released = { lockedBy: null, lockedUntil: null, updatedAt: sql`now()` };
+  if (outcome.ok) {
+    await o.db.update(workflows).set({ ...released, status: 'Completed', completedAt: sql`now()` }).where(stillMine);
+    o.logger.info(about, 'workflow completed');
+    return;
+  }
+  const lastError = errorText(outcome.error);
+  if (workflow.attempts >= workflow.maxAttempts) {
+    await o.db.update(workflows).set({ ...released, status: 'Failed', lastError }).where(stillMine);
+    o.logger.error({ ...about, error: lastError }, 'workflow failed');
+    return;
+  }
+  const retryAfter = nowPlus(backoffSeconds(workflow.attempts) * 1000);
+  await o.db.update(workflows).set({ ...released, status: 'Pending', lastError, runAfter: retryAfter }).where(stillMine);
+  o.logger.warn({ ...about, error: lastError }, 'workflow will be retried');
+}
+
+// Claims and runs due workflows one after another until none is due; returns how many ran. For tests
+// and scripts: no timers, no notifications.
+export async function runOnce(opts: RunnerOptions): Promise<number> {
+  const o = resolve(opts);
+  const types = [...o.handlers.keys()];
+  let ran = 0;
+  for (;;) {
+    const workflow = await claimNext(o.db, { workerId: o.workerId, leaseMs: o.leaseMs, types });
+    if (!workflow) return ran;
+    await runClaimed(o, workflow, new Set());
+    ran++;
+  }
+}
+
+// Sleeps until a timeout or a wake-up; a wake-up that came while the sleeper was busy claiming
+// (generation moved on) is not lost.
+function createWakeup() {
+  let generation = 0;
+  const sleepers = new Set<() => void>();
+  return {
+    generation: () => generation,
+    wake: () => {
+      generation++;
+      for (const wakeSleeper of sleepers) wakeSleeper();
+    },
+    sleep: (ms: number, seenGeneration: number) =>
+      new Promise<void>((done) => {
+        if (generation !== seenGeneration) return done();
+        const timer = setTimeout(finish, ms);
+        function finish() {
+          clearTimeout(timer);
+          sleepers.delete(finish);
+          done();
+        }
+        sleepers.add(finish);
+      }),
+  };
+}
+
+// `concurrency` loops, each claiming one workflow at a time; they wake on NOTIFY workflows (enqueue
+// sends it) and otherwise poll.
+export async function startWorkers(opts: StartWorkersOptions): Promise<Workers> {
+  const o = resolve(opts);
+  const { concurrency = 2, pollIntervalMs = 500, stopTimeoutMs = 30_000 } = opts;
+  const types = [...o.handlers.keys()];
+  const running = new Set<AbortController>();
+  const wakeup = createWakeup();
+  let stopping = false;
+
+  const loop = async (workerId: string) => {
+    while (!stopping) {
+      const seen = wakeup.generation();
+      let ran = false;
+      try {
+        const workflow = await claimNext(o.db, { workerId, leaseMs: o.leaseMs, types });
+        if (workflow) {
+          ran = true;
+          await runClaimed({ ...o, workerId }, workflow, running);
+        }
+      } catch (error) {
+        o.logger.error({ workerId, error: errorText(error) }, 'workflow worker error');
+      }
+      if (!ran && !stopping) await wakeup.sleep(pollIntervalMs, seen);
+    }
+  };
+
+  if (concurrency < 1) {
+    o.logger.info({ workerId: o.workerId }, 'no workflow workers in this process');
+    return { stop: async () => undefined };
+  }
+  const unlisten = await listenForNotifications(o.db, WORKFLOWS_CHANNEL, wakeup.wake, o.logger);
+  const loops = Array.from({ length: concurrency }, (_, i) => loop(`${o.workerId}/${i + 1}`));
+  o.logger.info({ workerId: o.workerId, concurrency, types }, 'workflow workers started');
+
+  let stopped: Promise<void> | undefined;
+  const stop = async () => {
+    stopping = true;
+    wakeup.wake();
+    await unlisten().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<boolean>((done) => (timer = setTimeout(() => done(true), stopTimeoutMs)));
+    const finished = Promise.all(loops).then(() => false);
+    if (await Promise.race([finished, gaveUp])) {
+      o.logger.warn({ workerId: o.workerId, running: running.size }, 'stopped without waiting for running workflows; their leases will expire');
+      for (const controller of running) controller.abort(new Error('The worker stopped.'));
+    }
+    clearTimeout(timer);
+  };
+  return { stop: () => (stopped ??= stop()) };
+}

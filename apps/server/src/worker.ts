@@ -1,0 +1,39 @@
+import Fastify from 'fastify';
+import { loggerOptions } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { workflowHandlers } from './platform/workflows/registry.ts';
+import { startWorkers } from './platform/workflows/runner.ts';
+
+// `npm run worker`: a process that only runs workflows, beside the server processes on the same
+// PostgreSQL (same configuration and keys). config → database → migrations → workers.
+async function main() {
+  const config = loadConfig();
+  // PGlite is one process's database: with the embedded default, `npm start` runs the workers itself.
+  if (!config.databaseUrl) throw new ConfigError('npm run worker needs DATABASE_URL (a PostgreSQL server shared with the server processes).');
+  // The server's pino set-up (level, redaction) without an HTTP server.
+  const logger = Fastify({ logger: loggerOptions(config.logLevel) }).log.child({ module: 'workflows' });
+  const handle = await openDatabase(config);
+  await handle.migrate();
+  const now = () => new Date();
+  const workers = await startWorkers({
+    db: handle.db,
+    handlers: workflowHandlers({ config, db: handle.db, now }),
+    concurrency: Math.max(1, config.workerConcurrency),
+    logger,
+    now,
+  });
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'worker shutting down');
+    await workers.stop();
+    await handle.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
