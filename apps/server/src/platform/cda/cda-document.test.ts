@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateCda } from '../../test/validate-cda.ts';
+import { buildXdsSdDocument, DEFAULT_DOCUMENT_CODE, escapeXml, organizationOid, PATIENT_ID_ARC, type XdsSdDocumentInput } from './cda-document.ts';
+
+// Shared fixtures are read in place (never copied into the project).
+const fixtures = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
+const udSamplePdf = new Uint8Array(readFileSync(path.join(fixtures, 'pdf/ud-sample.pdf')));
+
+const lakesideId = '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b';
+
+const henryLevin = (overrides: Partial<XdsSdDocumentInput> = {}): XdsSdDocumentInput => ({
+  title: 'Discharge Summary',
+  documentTypeName: 'Discharge summary',
+  loincCode: '18842-5',
+  confidentiality: 'Normal',
+  effectiveTime: new Date('2026-03-04T05:06:07.890Z'),
+  patient: {
+    ids: [{ root: '2.16.840.1.113883.19.5.99999.2', id: '998991' }],
+    firstName: 'Henry',
+    middleName: 'L',
+    lastName: 'Levin',
+    birthDate: '1953-03-02',
+    gender: 'M',
+    streetAddress1: '1357 Amber Drive',
+    city: 'Beaverton',
+    state: 'OR',
+    postalCode: '97867',
+    country: 'US',
+    telephone: '(816) 276-6909',
+  },
+  author: { fullName: 'Lena Park', userId: 'a4a0f0d6-1f53-4b55-9f0c-5b7c3d1e2f10' },
+  organization: { id: lakesideId, name: 'Lakeside Family Medicine', telephone: '503-555-0100', address: { streetAddress1: '1 Lake Way', city: 'Portland', state: 'OR', postalCode: '97201', country: 'US' } },
+  pdf: udSamplePdf,
+  ...overrides,
+});
+
+const embeddedPdf = (xml: string) => {
+  const b64 = /<text mediaType="application\/pdf" representation="B64">([^<]*)<\/text>/.exec(xml)?.[1];
+  return b64 === undefined ? undefined : Buffer.from(b64, 'base64');
+};
+
+describe('the CDA schema validator', () => {
+  it('accepts HL7 example documents, one of them an Unstructured Document with an embedded PDF', async () => {
+    for (const name of ['ccd-1.xml', 'unstructured-embedded-pdf.xml']) {
+      const result = await validateCda(readFileSync(path.join(fixtures, 'cda', name), 'utf8'));
+      expect(result, name).toEqual({ valid: true, errors: [] });
+    }
+  });
+
+  it('names what is wrong in an invalid document', async () => {
+    const broken = buildXdsSdDocument(henryLevin()).replace('<languageCode code="en-US"/>', '<languageCode code="en-US"/><shoeSize value="9"/>');
+    const result = await validateCda(broken);
+    expect(result.valid).toBe(false);
+    expect(result.errors.join('\n')).toMatch(/shoeSize.*not expected/);
+  });
+});
+
+describe('an XDS-SD document made from a PDF', () => {
+  it('validates against CDA_SDTC.xsd and carries the headers of C-CDA R2.1 and XDS-SD', async () => {
+    const xml = buildXdsSdDocument(henryLevin());
+
+    expect(await validateCda(xml)).toEqual({ valid: true, errors: [] });
+    expect(xml).toContain('<realmCode code="US"/>');
+    expect(xml).toContain('<typeId root="2.16.840.1.113883.1.3" extension="POCD_HD000040"/>');
+    expect(xml).toContain('<templateId root="2.16.840.1.113883.10.20.22.1.1" extension="2015-08-01"/>');
+    expect(xml).toContain('<templateId root="2.16.840.1.113883.10.20.22.1.10" extension="2015-08-01"/>');
+    expect(xml).toContain('<templateId root="1.3.6.1.4.1.19376.1.2.20"/>');
+    expect(xml).toMatch(/<id root="[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}"\/>/);
+    expect(xml).toContain('<code code="18842-5" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Discharge summary"><originalText>Discharge summary</originalText></code>');
+    expect(xml).toContain('<effectiveTime value="20260304050607+0000"/>');
+    expect(xml).toContain('<confidentialityCode code="N" codeSystem="2.16.840.1.113883.5.25" displayName="normal"/>');
+    expect(xml).toContain('<languageCode code="en-US"/>');
+  });
+
+  it('names the patient, the author and the sending organization', () => {
+    const xml = buildXdsSdDocument(henryLevin());
+
+    expect(xml).toContain('<id root="2.16.840.1.113883.19.5.99999.2" extension="998991"/>');
+    expect(xml).toContain('<name use="L"><given>Henry</given><given>L</given><family>Levin</family></name>');
+    expect(xml).toContain('<administrativeGenderCode code="M" codeSystem="2.16.840.1.113883.5.1" displayName="Male"/>');
+    expect(xml).toContain('<birthTime value="19530302"/>');
+    expect(xml).toContain('<addr use="HP"><streetAddressLine>1357 Amber Drive</streetAddressLine><city>Beaverton</city><state>OR</state><postalCode>97867</postalCode><country>US</country></addr>');
+    expect(xml).toContain('<telecom use="HP" value="tel:(816)276-6909"/>');
+    expect(xml).toContain('<assignedPerson><name><given>Lena</given><family>Park</family></name></assignedPerson>');
+    expect(xml).toContain('<softwareName>ClinicRelay CDA conversion</softwareName>');
+    const custodian = /<representedCustodianOrganization>([\s\S]*?)<\/representedCustodianOrganization>/.exec(xml)?.[1];
+    expect(custodian).toContain(`<id root="${organizationOid(lakesideId)}"/><name>Lakeside Family Medicine</name>`);
+  });
+
+  it('embeds the exact bytes of the PDF', () => {
+    const bytes = embeddedPdf(buildXdsSdDocument(henryLevin()));
+    expect(bytes?.equals(Buffer.from(udSamplePdf))).toBe(true);
+  });
+
+  it('escapes markup in names and titles, and the document still validates', async () => {
+    const input = henryLevin({ title: 'Labs <final> & "signed"' });
+    input.patient = { ...input.patient, firstName: `Zoë "Z" <b>`, lastName: "O'Brien & Sons" };
+    input.organization = { ...input.organization, name: 'Smith & Jones <Clinic>' };
+    const xml = buildXdsSdDocument(input);
+
+    expect(await validateCda(xml)).toEqual({ valid: true, errors: [] });
+    expect(xml).toContain('<given>Zoë &quot;Z&quot; &lt;b&gt;</given>');
+    expect(xml).toContain('<family>O&apos;Brien &amp; Sons</family>');
+    expect(xml).toContain('<name>Smith &amp; Jones &lt;Clinic&gt;</name>');
+    expect(xml).toContain('<title>Labs &lt;final&gt; &amp; &quot;signed&quot;</title>');
+    expect(xml).not.toContain('<b>');
+  });
+
+  it('gives a patient with no usable identifier one under the organization, and keeps a free-text root as its authority', async () => {
+    const patientRoot = `${organizationOid(lakesideId)}.${PATIENT_ID_ARC}`;
+    const none = henryLevin();
+    none.patient = { ...none.patient, ids: [{ root: '', id: '  ' }] };
+    const free = henryLevin();
+    free.patient = { ...free.patient, ids: [{ root: 'Lakeside MRN', id: 'A&1' }] };
+
+    const generated = buildXdsSdDocument(none);
+    const kept = buildXdsSdDocument(free);
+
+    expect(generated).toMatch(new RegExp(`<id root="${patientRoot.replaceAll('.', '\\.')}" extension="[0-9A-F-]{36}"/>`));
+    expect(kept).toContain(`<id root="${patientRoot}" extension="A&amp;1" assigningAuthorityName="Lakeside MRN"/>`);
+    expect(await validateCda(generated)).toEqual({ valid: true, errors: [] });
+    expect(await validateCda(kept)).toEqual({ valid: true, errors: [] });
+  });
+
+  it('falls back to the generic LOINC "Note" and says unknown for what the header requires but nobody entered', async () => {
+    const input = henryLevin({ loincCode: null, documentTypeName: 'Intake packet', confidentiality: 'Very Restricted', serviceDate: '2026-02-27' });
+    input.patient = { ids: [], firstName: 'Ann', lastName: 'Lee', birthDate: '1990-01-31', gender: 'UN' };
+    input.organization = { id: lakesideId, name: 'Lakeside Family Medicine' };
+    const xml = buildXdsSdDocument(input);
+
+    expect(await validateCda(xml)).toEqual({ valid: true, errors: [] });
+    expect(xml).toContain(`<code code="${DEFAULT_DOCUMENT_CODE.code}" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Note"><originalText>Intake packet</originalText></code>`);
+    expect(xml).toContain('<confidentialityCode code="V" codeSystem="2.16.840.1.113883.5.25" displayName="very restricted"/>');
+    expect(xml).toContain('<administrativeGenderCode code="UN" codeSystem="2.16.840.1.113883.5.1" displayName="Undifferentiated"/>');
+    expect(xml).toContain('<addr nullFlavor="UNK"/>');
+    expect(xml).toContain('<telecom nullFlavor="UNK"/>');
+    expect(xml).toContain('<serviceEvent><effectiveTime><low value="20260227"/></effectiveTime></serviceEvent>');
+  });
+
+  it('drops characters XML cannot carry at all', () => {
+    expect(escapeXml('a\u0000b\u0007c\tok\uFFFE')).toBe('abc\tok');
+  });
+});
