@@ -1,0 +1,221 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { encode as encodePng } from 'fast-png';
+import { encode as encodeJpeg } from 'jpeg-js';
+import { GifWriter } from 'omggif';
+import { PDFDocument } from 'pdf-lib';
+import { getDocument, ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import UTIF, { type IFD } from 'utif';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors.ts';
+import { detectFileType } from './file-types.ts';
+import { makePdfRendition, pdfPageCount, transformPdf } from './renditions.ts';
+
+const fixtures = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
+const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));
+const dischargeSummary = fixture('pdf/ud-sample.pdf');
+const labResult = fixture('pdf/lab-result-164947.pdf');
+
+// The rendition as an upload makes it: type from the bytes and name, then the PDF.
+async function rendition(bytes: Uint8Array, fileName: string): Promise<Uint8Array | null> {
+  const type = detectFileType(bytes, fileName);
+  if (!type.ok) throw new Error(type.message);
+  return makePdfRendition(bytes, { extension: type.extension, fileName });
+}
+
+async function renditionPdf(bytes: Uint8Array, fileName: string): Promise<PDFDocument> {
+  const pdf = await rendition(bytes, fileName);
+  expect(pdf).not.toBeNull();
+  return PDFDocument.load(pdf!);
+}
+
+// Text as a reader sees it, one string per page, through PDF.js (a different parser than the writer).
+async function pdfText(bytes: Uint8Array): Promise<string[]> {
+  const task = getDocument({ data: bytes.slice(), verbosity: 0 });
+  try {
+    const document = await task.promise;
+    const pages: string[] = [];
+    for (let n = 1; n <= document.numPages; n++) {
+      const content = await (await document.getPage(n)).getTextContent();
+      pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
+    }
+    return pages;
+  } finally {
+    await task.destroy();
+  }
+}
+
+interface DecodedImage {
+  width: number;
+  height: number;
+  kind: number;
+  data: Uint8Array;
+}
+
+// The image each page paints, decoded by PDF.js as a viewer would: checks the pixels, not how they are stored.
+async function pageImages(bytes: Uint8Array): Promise<DecodedImage[]> {
+  const task = getDocument({ data: bytes.slice(), verbosity: 0 });
+  try {
+    const document = await task.promise;
+    const images: DecodedImage[] = [];
+    for (let n = 1; n <= document.numPages; n++) {
+      const page = await document.getPage(n);
+      const operators = await page.getOperatorList();
+      const id = operators.argsArray[operators.fnArray.indexOf(OPS.paintImageXObject)][0];
+      images.push(await new Promise((resolve) => page.objs.get(id, resolve)));
+    }
+    return images;
+  } finally {
+    await task.destroy();
+  }
+}
+
+const pageSizes = (pdf: PDFDocument) => pdf.getPages().map((p) => [p.getWidth(), p.getHeight()]);
+
+function rgba(width: number, height: number, [r, g, b]: [number, number, number]): Uint8Array {
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < data.length; i += 4) data.set([r, g, b, 255], i);
+  return data;
+}
+
+// A two-page fax as a TIFF: a colour page at 72 dpi, then a black-and-white page at fax resolution (204 x 98 dpi).
+function twoPageTiff(): Uint8Array {
+  const width = 24;
+  const height = 16;
+  const colour = new Uint8Array(width * height * 3).fill(180);
+  const bilevel = new Uint8Array(Math.ceil(width / 8) * height).fill(0b10101010);
+  const start = 1000;
+  const common = { t256: [width], t257: [height], t259: [1], t278: [height], t296: [2] };
+  const ifds = [
+    { ...common, t258: [8, 8, 8], t262: [2], t273: [start], t277: [3], t279: [colour.length], t282: [72], t283: [72] },
+    { ...common, t258: [1], t262: [0], t273: [start + colour.length], t277: [1], t279: [bilevel.length], t282: [204], t283: [98] },
+  ];
+  const header = new Uint8Array(UTIF.encode(ifds as unknown as IFD[]));
+  const tiff = new Uint8Array(start + colour.length + bilevel.length);
+  tiff.set(header);
+  tiff.set(colour, start);
+  tiff.set(bilevel, start + colour.length);
+  return tiff;
+}
+
+describe('PDF renditions for preview', () => {
+  it('keeps a PDF as it is', async () => {
+    expect(await rendition(dischargeSummary, 'discharge-summary.pdf')).toBe(dischargeSummary);
+  });
+
+  it('puts a PNG on one Letter page, landscape when the image is wide', async () => {
+    const wide = encodePng({ width: 60, height: 20, data: rgba(60, 20, [200, 30, 30]), channels: 4, depth: 8 });
+    expect(pageSizes(await renditionPdf(wide, 'wound-photo.png'))).toEqual([[792, 612]]);
+  });
+
+  it('puts a JPEG on one Letter page', async () => {
+    const jpeg = encodeJpeg({ data: rgba(20, 40, [30, 120, 200]), width: 20, height: 40 }, 80).data;
+    expect(pageSizes(await renditionPdf(new Uint8Array(jpeg), 'scan.jpg'))).toEqual([[612, 792]]);
+  });
+
+  it('decodes a GIF into one page, transparent pixels on white paper', async () => {
+    const buffer = new Uint8Array(1024);
+    const writer = new GifWriter(buffer, 4, 2, { palette: [0xffffff, 0x000000, 0xff0000, 0x00ff00] });
+    writer.addFrame(0, 0, 4, 2, [1, 2, 3, 0, 0, 0, 0, 1], { transparent: 3 });
+    const pdf = await rendition(buffer.subarray(0, writer.end()), 'chart.gif');
+    const [image] = await pageImages(pdf!);
+    expect(image).toMatchObject({ width: 4, height: 2, kind: ImageKind.RGB_24BPP });
+    expect([...image!.data.subarray(0, 12)]).toEqual([0, 0, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]);
+  });
+
+  it('turns every page of a multi-page TIFF (a fax) into a PDF page', async () => {
+    const pdf = await renditionPdf(twoPageTiff(), 'incoming-fax.tif');
+    expect(pdf.getPageCount()).toBe(2);
+    // Same pixels, but the fax page's resolution makes it taller than wide: landscape, then portrait.
+    expect(pageSizes(pdf)).toEqual([
+      [792, 612],
+      [612, 792],
+    ]);
+    expect(await pdfPageCount(await pdf.save())).toBe(2);
+
+    const [colourPage, faxPage] = await pageImages(await pdf.save());
+    expect(colourPage).toMatchObject({ width: 24, height: 16 });
+    expect(new Set(colourPage!.data)).toEqual(new Set([180]));
+    // Kept at 1 bit per pixel, black first: in PDF grey 0 is black, so the fax's 10101010 (white is zero) reads 01010101.
+    expect(faxPage).toMatchObject({ width: 24, height: 16, kind: ImageKind.GRAYSCALE_1BPP });
+    expect(new Set(faxPage!.data)).toEqual(new Set([0b01010101]));
+  });
+
+  it('sets plain text in pages a reader can search, with the file name and page numbers', async () => {
+    const lines = [
+      'DISCHARGE NOTE',
+      'Patient: Levin, Henry L.    DOB: 01/02/1950',
+      `Plan: ${'continue current medications and follow up with the primary care provider '.repeat(3)}`,
+      'Allergies: penicillin → rash',
+      ...Array.from({ length: 70 }, (_, i) => `Line ${i + 1}`),
+    ];
+    const pdf = await rendition(new TextEncoder().encode(lines.join('\r\n')), 'discharge-note.txt');
+    const pages = await pdfText(pdf!);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('discharge-note.txt');
+    expect(pages[0]).toContain('Page 1 of 2');
+    expect(pages[0]).toContain('Patient: Levin, Henry L.');
+    // Wrapped at a word, not cut through one.
+    expect(pages[0]).toMatch(/primary care\nprovider|primary care provider\n/);
+    // Characters the standard fonts lack become '?' rather than failing the file.
+    expect(pages[0]).toContain('penicillin ? rash');
+    expect(pages[1]).toContain('Page 2 of 2');
+    expect(pages[1]).toContain('Line 70');
+  });
+
+  it('starts a new page at a form feed, as printed reports do', async () => {
+    const pdf = await rendition(new TextEncoder().encode('Lab report page one\fLab report page two'), 'lab.txt');
+    const pages = await pdfText(pdf!);
+    expect(pages).toHaveLength(2);
+    expect(pages[1]).toContain('Lab report page two');
+  });
+
+  it('makes no PDF for structured files: they are previewed as text', async () => {
+    expect(await rendition(fixture('cda/ccd-1.xml'), 'ccd-1.xml')).toBeNull();
+    expect(await rendition(fixture('cda/referral-note.xml'), 'referral.cda')).toBeNull();
+    expect(await rendition(new TextEncoder().encode('MSH|^~\\&|LAB|RIVERVIEW\r'), 'result.hl7')).toBeNull();
+  });
+});
+
+describe('page count and page transforms', () => {
+  it('counts pages as PDF.js does', async () => {
+    const task = getDocument({ data: dischargeSummary.slice(), verbosity: 0 });
+    const { numPages } = await task.promise;
+    await task.destroy();
+    expect(await pdfPageCount(dischargeSummary)).toBe(numPages);
+    expect(await pdfPageCount(labResult)).toBe(3);
+  });
+
+  it('rotates pages by adding to their rotation, and removes pages', async () => {
+    const changed = await transformPdf(labResult, {
+      rotations: [
+        { page: 0, degrees: 90 },
+        { page: 1, degrees: -90 },
+      ],
+      deletions: [2],
+    });
+    const pdf = await PDFDocument.load(changed);
+    expect(pdf.getPages().map((p) => p.getRotation().angle)).toEqual([90, 270]);
+
+    const again = await PDFDocument.load(await transformPdf(changed, { rotations: [{ page: 0, degrees: 90 }, { page: 1, degrees: 180 }] }));
+    expect(again.getPages().map((p) => p.getRotation().angle)).toEqual([180, 90]);
+    expect(await pdfPageCount(await again.save())).toBe(2);
+  });
+
+  it('keeps the text of the pages that stay', async () => {
+    const pagesBefore = await pdfText(dischargeSummary);
+    const kept = await pdfText(await transformPdf(dischargeSummary, { deletions: [0] }));
+    expect(kept).toEqual(pagesBefore.slice(1));
+  });
+
+  it('refuses to remove every page, an unknown page or a rotation that is not a right angle', async () => {
+    const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+    const everyPage = await refusal(transformPdf(labResult, { deletions: [0, 1, 2] }));
+    expect(everyPage).toBeInstanceOf(AppError);
+    expect(everyPage).toMatchObject({ statusCode: 400, message: 'A document must keep at least one page; every page cannot be removed.' });
+    await expect(transformPdf(labResult, { deletions: [3] })).rejects.toThrow('Page 4 does not exist in this document.');
+    await expect(transformPdf(labResult, { rotations: [{ page: 0, degrees: 45 }] })).rejects.toThrow(
+      'Pages can only be rotated in steps of 90 degrees.',
+    );
+  });
+});

@@ -1,0 +1,310 @@
+import { deflateSync } from 'node:zlib';
+import { GifReader } from 'omggif';
+import {
+  beginText,
+  concatTransformationMatrix,
+  degrees,
+  drawObject,
+  EncryptedPDFError,
+  endText,
+  moveText,
+  nextLine,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  setFontAndSize,
+  setLineHeight,
+  showText,
+  StandardFonts,
+  type PDFFont,
+  type PDFImage,
+  type PDFPage,
+} from 'pdf-lib';
+import UTIF, { type IFD } from 'utif';
+import { attachmentMessages, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
+import { badRequest } from '../errors.ts';
+import { decodeText } from './file-types.ts';
+
+// US Letter in points: what US clinics print and fax on, so every preview page has one predictable size.
+const LETTER = { width: 612, height: 792 };
+const IMAGE_MARGIN = 18;
+
+// The PDF the viewer shows for an attachment; null for structured files, which are previewed as text.
+export async function makePdfRendition(
+  bytes: Uint8Array,
+  file: { extension: SupportedExtension; fileName: string },
+): Promise<Uint8Array | null> {
+  switch (file.extension) {
+    case 'pdf':
+      return bytes;
+    case 'png':
+      return imagesToPdf(async (pdf) => [fromPdfImage(await pdf.embedPng(bytes))]);
+    case 'jpg':
+    case 'jpeg':
+      return imagesToPdf(async (pdf) => [fromPdfImage(await pdf.embedJpg(bytes))]);
+    case 'gif':
+      return imagesToPdf(async (pdf) => [fromRaster(pdf, gifFirstFrame(bytes))]);
+    case 'tif':
+    case 'tiff':
+      return imagesToPdf(function* (pdf) {
+        for (const page of tiffPages(bytes)) yield fromRaster(pdf, page);
+      });
+    case 'txt':
+      return textToPdf(decodeText(bytes), file.fileName);
+    case 'xml':
+    case 'cda':
+    case 'ccd':
+    case 'hl7':
+      return null;
+  }
+}
+
+interface Dpi {
+  x: number;
+  y: number;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+// An image ready to be placed: its pixel size, resolution, and how to draw it into a box of a page.
+interface PageImage {
+  width: number;
+  height: number;
+  dpi: Dpi;
+  draw(page: PDFPage, box: Box): void;
+}
+
+interface Raster {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+  dpi: Dpi;
+}
+
+const SCREEN_DPI = { x: 72, y: 72 };
+
+async function imagesToPdf(embed: (pdf: PDFDocument) => Iterable<PageImage> | Promise<Iterable<PageImage>>): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  for (const image of await embed(pdf)) addImagePage(pdf, image);
+  return pdf.save();
+}
+
+// One Letter page per image, turned landscape for wide images; scaled down to fit but never enlarged, so a
+// small image stays sharp and a 300 dpi scan or a fax page (its own x and y resolution) keeps its proportions.
+function addImagePage(pdf: PDFDocument, image: PageImage): void {
+  const natural = { width: (image.width * 72) / image.dpi.x, height: (image.height * 72) / image.dpi.y };
+  const size = natural.width > natural.height ? { width: LETTER.height, height: LETTER.width } : LETTER;
+  const scale = Math.min(1, (size.width - 2 * IMAGE_MARGIN) / natural.width, (size.height - 2 * IMAGE_MARGIN) / natural.height);
+  const width = natural.width * scale;
+  const height = natural.height * scale;
+  const page = pdf.addPage([size.width, size.height]);
+  image.draw(page, { x: (size.width - width) / 2, y: (size.height - height) / 2, width, height });
+}
+
+const fromPdfImage = (image: PDFImage): PageImage => ({
+  width: image.width,
+  height: image.height,
+  dpi: SCREEN_DPI,
+  draw: (page, box) => page.drawImage(image, box),
+});
+
+// Decoded pixels go into the PDF as one Flate image, grey or 1-bit when they allow it, compressed with
+// Node's zlib: re-encoding them as PNG for pdf-lib would expand a fax page to RGB and take seconds per page.
+function fromRaster(pdf: PDFDocument, raster: Raster): PageImage {
+  const { data, colorSpace, bitsPerComponent } = compactPixels(raster);
+  const stream = pdf.context.stream(deflateSync(data), {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: raster.width,
+    Height: raster.height,
+    ColorSpace: colorSpace,
+    BitsPerComponent: bitsPerComponent,
+    Filter: 'FlateDecode',
+  });
+  const ref = pdf.context.register(stream);
+  return {
+    width: raster.width,
+    height: raster.height,
+    dpi: raster.dpi,
+    draw(page, box) {
+      const name = page.node.newXObject('Image', ref);
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(box.width, 0, 0, box.height, box.x, box.y),
+        drawObject(name),
+        popGraphicsState(),
+      );
+    },
+  };
+}
+
+// Transparent pixels are laid on white paper, so no soft mask is needed; a black-and-white fax page
+// becomes 1 bit per pixel, a grey image 8, anything else RGB.
+function compactPixels({ width, height, rgba }: Raster): { data: Uint8Array; colorSpace: string; bitsPerComponent: number } {
+  const rgb = new Uint8Array(width * height * 3);
+  let grey = true;
+  let bilevel = true;
+  for (let i = 0, o = 0; i < rgba.length; i += 4, o += 3) {
+    const alpha = rgba[i + 3]! / 255;
+    const r = Math.round(rgba[i]! * alpha + 255 * (1 - alpha));
+    const g = Math.round(rgba[i + 1]! * alpha + 255 * (1 - alpha));
+    const b = Math.round(rgba[i + 2]! * alpha + 255 * (1 - alpha));
+    rgb[o] = r;
+    rgb[o + 1] = g;
+    rgb[o + 2] = b;
+    if (r !== g || r !== b) grey = false;
+    if (r !== 0 && r !== 255) bilevel = false;
+  }
+  if (!grey) return { data: rgb, colorSpace: 'DeviceRGB', bitsPerComponent: 8 };
+  if (!bilevel) return { data: rgb.filter((_, i) => i % 3 === 0), colorSpace: 'DeviceGray', bitsPerComponent: 8 };
+  const rowBytes = Math.ceil(width / 8);
+  const bits = new Uint8Array(rowBytes * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (rgb[(y * width + x) * 3] === 255) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+  }
+  return { data: bits, colorSpace: 'DeviceGray', bitsPerComponent: 1 };
+}
+
+// A GIF in a document is a still image: only its first frame is kept.
+function gifFirstFrame(bytes: Uint8Array): Raster {
+  const gif = new GifReader(bytes);
+  const rgba = new Uint8Array(gif.width * gif.height * 4);
+  gif.decodeAndBlitFrameRGBA(0, rgba);
+  return { width: gif.width, height: gif.height, rgba, dpi: SCREEN_DPI };
+}
+
+// Every page of a TIFF (a fax is one TIFF of many pages), skipping embedded thumbnails; decoded one page
+// at a time, so a long fax never holds all its pages' pixels in memory.
+function* tiffPages(bytes: Uint8Array): Generator<Raster> {
+  // UTIF reads offsets from the ArrayBuffer's start, so hand it a buffer of its own.
+  const buffer = bytes.slice().buffer;
+  const ifds = UTIF.decode(buffer).filter((ifd) => ifd.t256 !== undefined && ((firstNumber(ifd.t254) ?? 0) & 1) === 0);
+  if (ifds.length === 0) throw new Error('The TIFF file holds no image.');
+  for (const ifd of ifds) {
+    UTIF.decodeImage(buffer, ifd);
+    const rgba = UTIF.toRGBA8(ifd);
+    ifd.data = new Uint8Array(0);
+    yield { width: ifd.width, height: ifd.height, rgba, dpi: tiffDpi(ifd) };
+  }
+}
+
+const firstNumber = (value: unknown): number | undefined =>
+  Array.isArray(value) && typeof value[0] === 'number' ? value[0] : undefined;
+
+// Fax pages are 204 x 98 or 204 x 196 dpi: without the resolution a standard fax page is drawn twice as tall.
+function tiffDpi(ifd: IFD): Dpi {
+  const x = firstNumber(ifd.t282);
+  const y = firstNumber(ifd.t283);
+  if (!x || !y) return SCREEN_DPI;
+  const perInch = firstNumber(ifd.t296) === 3 ? 2.54 : 1;
+  return { x: x * perInch, y: y * perInch };
+}
+
+const TEXT = { size: 10, lineHeight: 12, margin: 54, headerSize: 8, tabWidth: 4 };
+
+// Plain text on Letter pages in Courier (columns of reports and lab printouts stay aligned), wrapped at
+// words, a form feed starting a new page as printers do, with the file name and page number in a header.
+async function textToPdf(text: string, fileName: string): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const body = await pdf.embedFont(StandardFonts.Courier);
+  const header = await pdf.embedFont(StandardFonts.Helvetica);
+  const columns = Math.floor((LETTER.width - 2 * TEXT.margin) / body.widthOfTextAtSize('M', TEXT.size));
+  const rows = Math.floor((LETTER.height - 2 * TEXT.margin - TEXT.lineHeight) / TEXT.lineHeight);
+
+  const pages: string[][] = [];
+  for (const section of printable(text, body).split('\f')) {
+    const lines = section.split('\n').flatMap((line) => wrap(line, columns));
+    for (let i = 0; i < Math.max(lines.length, 1); i += rows) pages.push(lines.slice(i, i + rows));
+  }
+
+  const title = printable(fileName, header).replace(/[\n\f]/g, ' ');
+  const top = LETTER.height - TEXT.margin;
+  pages.forEach((lines, index) => {
+    const page = pdf.addPage([LETTER.width, LETTER.height]);
+    const pageLabel = `Page ${index + 1} of ${pages.length}`;
+    const headerWidth = header.widthOfTextAtSize(pageLabel, TEXT.headerSize);
+    page.drawText(title, { x: TEXT.margin, y: top, size: TEXT.headerSize, font: header });
+    page.drawText(pageLabel, { x: LETTER.width - TEXT.margin - headerWidth, y: top, size: TEXT.headerSize, font: header });
+    // One text object per page rather than drawText per line: four times faster on long files.
+    const font = page.node.newFontDictionary(body.name, body.ref);
+    page.pushOperators(
+      beginText(),
+      setFontAndSize(font, TEXT.size),
+      setLineHeight(TEXT.lineHeight),
+      moveText(TEXT.margin, top - 2 * TEXT.lineHeight),
+      ...lines.flatMap((line) => [showText(body.encodeText(line)), nextLine()]),
+      endText(),
+    );
+  });
+  return pdf.save();
+}
+
+// The standard PDF fonts only know Windows-1252: other characters become '?' instead of failing the file.
+function printable(text: string, font: PDFFont): string {
+  const known = new Set(font.getCharacterSet());
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, ' '.repeat(TEXT.tabWidth))
+    .replace(/[^\n\f]/gu, (c) => (known.has(c.codePointAt(0)!) ? c : c.trim() === '' ? ' ' : '?'));
+}
+
+function wrap(line: string, columns: number): string[] {
+  const out: string[] = [];
+  let rest = line.trimEnd();
+  while (rest.length > columns) {
+    const space = rest.lastIndexOf(' ', columns);
+    const cut = space > 0 ? space : columns;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^ /, '');
+  }
+  out.push(rest);
+  return out;
+}
+
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  // Counting pages does not need the password: most protected PDFs only restrict changes.
+  const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+  return pdf.getPageCount();
+}
+
+export interface PdfTransforms {
+  // Zero-based page indexes of the document as it is before this change.
+  rotations?: { page: number; degrees: number }[];
+  deletions?: number[];
+}
+
+// Rotations add to a page's current rotation; deletions name pages of the original numbering.
+export async function transformPdf(bytes: Uint8Array, transforms: PdfTransforms): Promise<Uint8Array> {
+  const pdf = await loadForChange(bytes);
+  const count = pdf.getPageCount();
+  const checkPage = (page: number) => {
+    if (!Number.isInteger(page) || page < 0 || page >= count) throw badRequest(attachmentMessages.pageNotFound(page + 1));
+  };
+  for (const { page, degrees: angle } of transforms.rotations ?? []) {
+    checkPage(page);
+    if (!Number.isInteger(angle) || angle % 90 !== 0) throw badRequest(attachmentMessages.rotationNotRightAngle);
+    const target = pdf.getPage(page);
+    target.setRotation(degrees((((target.getRotation().angle + angle) % 360) + 360) % 360));
+  }
+  const deletions = [...new Set(transforms.deletions ?? [])].sort((a, b) => b - a);
+  deletions.forEach(checkPage);
+  if (deletions.length >= count) throw badRequest(attachmentMessages.cannotRemoveEveryPage);
+  for (const page of deletions) pdf.removePage(page);
+  return pdf.save();
+}
+
+async function loadForChange(bytes: Uint8Array): Promise<PDFDocument> {
+  try {
+    return await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (error) {
+    if (error instanceof EncryptedPDFError) throw badRequest(attachmentMessages.pdfProtected);
+    throw error;
+  }
+}
