@@ -2,19 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MAX_ATTACHMENT_BYTES } from '@clinicrelay/contracts/attachments.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerGuard } from './platform/auth/guard.ts';
+import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { AppError, registerErrorHandling } from './platform/errors.ts';
 import type { App, RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { attachmentsRoutes } from './modules/attachments/routes.ts';
+import { deliveryRoutes } from './modules/delivery/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { messagesRoutes } from './modules/messages/routes.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
@@ -87,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     global: false,
     errorResponseBuilder: () => new AppError(429, messages.tooManyRequests),
   });
+  await app.register(multipart, { limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1 } });
   await app.register(swagger, {
     openapi: {
       info: { title: 'ClinicRelay API', version: '1.0.0' },
@@ -120,6 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
+  deliveryRoutes(app, { db, now });
+  attachmentsRoutes(app, { db, now, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
 
   registerWebApp(app, config.webDistDir);
   return app;

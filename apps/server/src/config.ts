@@ -22,6 +22,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  // Only the sandbox provider exists so far: it never sends a real fax.
+  FAX_PROVIDER: z.enum(['sandbox']).default('sandbox'),
 });
 
 
@@ -41,6 +43,7 @@ export interface Config {
   logLevel: string;
   webDistDir: string;
   workerConcurrency: number;
+  faxProvider: 'sandbox';
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     workerConcurrency: e.WORKER_CONCURRENCY,
+    faxProvider: e.FAX_PROVIDER,
   };
 }
 

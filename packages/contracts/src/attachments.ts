@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 // Attachment files: the size limit, the accepted types and the upload texts (end-user §5 "Attachment
 // upload", §9), shared by the web's file picker and the server's upload checks.
 
@@ -24,3 +26,76 @@ export const attachmentMessages = {
   rotationNotRightAngle: 'Pages can only be rotated in steps of 90 degrees.',
   pdfProtected: 'This PDF is password protected and cannot be changed.',
 } as const;
+
+// Toasts and texts of end-user §8 for attachments, as the spec words them.
+export const attachmentToasts = {
+  uploadFailed: (fileName: string) => `An error occurred while uploading '${fileName}'`,
+  uploadFailedUnsupportedSuffix: '. Unsupported file type',
+  attachFailed: 'Unable to attach document.',
+  deleted: 'Attachment has been deleted.',
+  restored: 'Original attachment restored.',
+  restoreFailed: 'Error restoring attachment.',
+  timedOut: 'The request timed out. Please try again.',
+} as const;
+
+// Not in the spec: texts the server answers while a preview is pending or could not be made.
+export const previewMessages = {
+  processing: 'The preview is being prepared.',
+  failed: 'A preview could not be made for this attachment.',
+  noPdf: 'This attachment has no PDF to change.',
+} as const;
+
+// A documentDate of 1753-01-01 means empty (end-user §3): the oldest date the original service's database stored.
+export const EMPTY_DOCUMENT_DATE = '1753-01-01';
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+const validIsoDate = (value: string) => isoDate.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+
+// The attachmentMeta of an upload or an update; dates are YYYY-MM-DD.
+export const attachmentMetaInput = z.object({
+  documentType: z.string().trim().max(128).nullish(),
+  documentDate: z
+    .string()
+    .trim()
+    .max(10)
+    .nullish()
+    .refine((v) => !v || validIsoDate(v), 'Document Date is invalid.'),
+  documentDateType: z.enum(['today', 'message', 'selected']).nullish(),
+  confidentiality: z.enum(['Normal', 'Restricted', 'Very Restricted']).nullish(),
+  documentDescription: z.string().max(255, 'Notes may be at most 255 characters.').nullish(),
+  patient: z.record(z.string(), z.unknown()).nullish(),
+});
+export type AttachmentMetaInput = z.infer<typeof attachmentMetaInput>;
+
+// POST /api/messages/{id}/attachments query: the client sends both; the server always makes a PDF
+// rendition and has one queue, so they are accepted and ignored.
+export const uploadQuery = z.object({
+  convert: z.string().max(5).optional(),
+  usePriorityQueue: z.string().max(5).optional(),
+});
+
+export const attachmentParams = z.object({ id: z.string().uuid(), attachmentId: z.string().uuid() });
+
+// PUT /api/messages/{id}/attachments: the list with dates, meta, selection and names.
+export const attachmentUpdate = z.object({
+  id: z.string().uuid(),
+  isSelected: z.boolean().optional(),
+  fileName: z.string().trim().min(1).max(255).optional(),
+  attachmentMeta: attachmentMetaInput.nullish(),
+});
+export const attachmentsUpdateBody = z.array(attachmentUpdate).max(100);
+
+// PUT .../transforms: pages are 1-based as the viewer numbers them; `now` is accepted and ignored.
+export const transformsBody = z.object({
+  rotations: z.array(z.object({ page: z.number().int().min(1).max(10_000), degrees: z.number().int().min(-270).max(270) })).max(1000).default([]),
+  deletions: z.array(z.number().int().min(1).max(10_000)).max(1000).default([]),
+  now: z.string().max(64).optional(),
+});
+export type TransformsBody = z.infer<typeof transformsBody>;
+
+export const convertQuery = z.object({ type: z.enum(['Pdf', 'Cda']) });
+
+export const extensionsResponse = z.array(z.string());
+
+// 202 while the rendition is being made (with Retry-After).
+export const previewPending = z.object({ message: z.string(), previewAvailable: z.literal('Processing') });

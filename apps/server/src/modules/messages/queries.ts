@@ -15,6 +15,7 @@ import {
 
 export type MessageRow = typeof messages.$inferSelect;
 export type PatientRow = typeof patients.$inferSelect;
+export type AttachmentRow = typeof attachments.$inferSelect;
 
 // A message of the organization that is not deleted; anything else does not exist for the caller.
 export async function findById(db: DbOrTx, organizationId: string, id: string) {

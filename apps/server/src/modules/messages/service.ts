@@ -35,6 +35,24 @@ function toDelivery(d: Awaited<ReturnType<typeof q.findDeliveries>>[number]) {
   return { recipient: d.recipient, channel: d.channel, status: d.status, reason: d.reason, updatedAt: d.updatedAt.toISOString(), deliveredAt: iso(d.deliveredAt) };
 }
 
+// The Attachment of end-user §3 as messages and the attachments calls return it.
+export function toAttachmentSummary(a: q.AttachmentRow): Message['attachments'][number] {
+  return {
+    id: a.id,
+    fileName: a.fileName,
+    mimeType: a.mimeType,
+    sizeInBytes: a.sizeInBytes,
+    isPreviewAvailable: a.previewStatus === 'Available',
+    previewAvailable: a.previewStatus,
+    transformStatus: a.transformStatus,
+    isSelected: a.isSelected,
+    isRestorable: a.currentBlobId !== a.originalBlobId,
+    uploadProcessId: a.uploadProcessId,
+    attachmentMeta: a.meta,
+    integrationMeta: a.integrationMeta,
+  };
+}
+
 export async function getMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
   const row = await q.findById(deps.db, caller.organizationId, id);
   if (!row) throw notFound();
@@ -64,20 +82,7 @@ export async function getMessage(deps: MessagesDeps, caller: Caller, id: string)
     sourceType: row.sourceType,
     patient: toPatient(patientRow),
     patientName: row.patientName,
-    attachments: attachmentRows.map((a) => ({
-      id: a.id,
-      fileName: a.fileName,
-      mimeType: a.mimeType,
-      sizeInBytes: a.sizeInBytes,
-      isPreviewAvailable: a.previewStatus === 'Available',
-      previewAvailable: a.previewStatus,
-      transformStatus: a.transformStatus,
-      isSelected: a.isSelected,
-      isRestorable: a.currentBlobId !== a.originalBlobId,
-      uploadProcessId: a.uploadProcessId,
-      attachmentMeta: a.meta,
-      integrationMeta: a.integrationMeta,
-    })),
+    attachments: attachmentRows.map(toAttachmentSummary),
     conversation: conversation ? { conversationId: conversation.id, type: conversation.type, conversationStatus: conversation.conversationStatus } : null,
     classification: row.classificationCode ? { code: row.classificationCode } : null,
     reasonForDisclosure: row.reasonForDisclosure,

@@ -1,5 +1,11 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { RENDITION_WORKFLOW, renditionWorkflow } from '../../modules/attachments/rendition-workflow.ts';
+import { sendMessageWorkflow } from '../../modules/delivery/send-workflow.ts';
+import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
+import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
+import { localFaxLine } from '../../transports/local.ts';
+import { createBlobStore } from '../blobs/blob-store.ts';
 import type { WorkflowHandlers } from './context.ts';
 
 export interface WorkflowDeps {
@@ -10,6 +16,12 @@ export interface WorkflowDeps {
 
 // Every workflow type the workers run, keyed by the `type` given to enqueue(). Handlers get their
 // dependencies (transports, blobs, mail) here rather than importing them; areas add their entries.
-export function workflowHandlers(_deps: WorkflowDeps): WorkflowHandlers {
-  return new Map();
+export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
+  const blobs = createBlobStore({ db: deps.db, dataDir: deps.config.dataDir, key: deps.config.blobEncryptionKey });
+  // FAX_PROVIDER has one value so far, the sandbox.
+  const fax = createSandboxFaxProvider({ localLine: localFaxLine({ db: deps.db, blobs, now: deps.now }) });
+  return new Map([
+    [RENDITION_WORKFLOW, renditionWorkflow({ blobs })],
+    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax })],
+  ]);
 }

@@ -1,0 +1,157 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  attachmentMessages,
+  attachmentMetaInput,
+  attachmentParams,
+  attachmentsUpdateBody,
+  convertQuery,
+  extensionsResponse,
+  previewMessages,
+  previewPending,
+  supportedExtensions,
+  transformsBody,
+  uploadQuery,
+} from '@clinicrelay/contracts/attachments.ts';
+import { messages } from '@clinicrelay/contracts/errors.ts';
+import { attachmentSummary, idParams } from '@clinicrelay/contracts/messages.ts';
+import type { Role } from '@clinicrelay/contracts/roles.ts';
+import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { badRequest } from '../../platform/errors.ts';
+import type { App } from '../../platform/http.ts';
+import * as service from './service.ts';
+
+const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
+const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request) });
+const textMessage = z.object({ message: z.string() });
+
+// The multipart body of an upload: one `file` and an optional `attachmentMeta` JSON field. The file is
+// streamed against the plugin's fileSize limit, so no more than 20 MB of a larger upload is ever held.
+async function readUpload(request: FastifyRequest): Promise<service.UploadedFile> {
+  if (!request.isMultipart()) throw badRequest(attachmentMessages.noFile);
+  let file: { fileName: string; bytes: Uint8Array } | undefined;
+  let metaText: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.fieldname === 'file') file = { fileName: part.filename, bytes };
+      } else if (part.fieldname === 'attachmentMeta' && typeof part.value === 'string') {
+        metaText = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) throw badRequest(attachmentMessages.tooLarge);
+    if (error instanceof request.server.multipartErrors.FilesLimitError) throw badRequest(messages.invalidRequest, { file: ['Upload one file at a time.'] });
+    throw error;
+  }
+  if (!file?.fileName) throw badRequest(attachmentMessages.noFile);
+  let meta: service.UploadedFile['meta'] = null;
+  if (metaText) {
+    let json: unknown;
+    try {
+      json = JSON.parse(metaText);
+    } catch {
+      throw badRequest(messages.invalidRequest, { attachmentMeta: ['attachmentMeta is not valid JSON.'] });
+    }
+    const parsed = attachmentMetaInput.nullable().safeParse(json);
+    if (!parsed.success) {
+      const modelState: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (modelState[['attachmentMeta', ...issue.path].join('.')] ??= []).push(issue.message);
+      throw badRequest(messages.invalidRequest, modelState);
+    }
+    meta = parsed.data;
+  }
+  return { ...file, meta };
+}
+
+// RFC 6266/5987: an ASCII fallback name and the exact name in UTF-8.
+function contentDisposition(fileName: string) {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+// end-user §7 "Attachments". Patient extraction and the optional preview and batch alternatives are not built.
+export function attachmentsRoutes(app: App, deps: service.AttachmentsDeps) {
+  const config = { roles: ORG_USERS };
+  const tags = ['attachments'];
+
+  app.route({
+    method: 'GET',
+    url: '/api/attachments/extensions',
+    config,
+    schema: { tags, response: { 200: extensionsResponse } },
+    handler: async () => [...supportedExtensions],
+  });
+  app.route({
+    method: 'POST',
+    url: '/api/messages/:id/attachments',
+    config,
+    schema: { tags, params: idParams, querystring: uploadQuery, consumes: ['multipart/form-data'], response: { 200: attachmentSummary } },
+    handler: (request) => service.upload(deps, caller(request), request.params.id, () => readUpload(request)),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/messages/:id/attachments',
+    config,
+    schema: { tags, params: idParams, body: attachmentsUpdateBody, response: { 200: z.array(attachmentSummary) } },
+    handler: (request) => service.updateList(deps, caller(request), request.params.id, request.body),
+  });
+  app.route({
+    method: 'GET',
+    url: '/api/messages/:id/attachments/:attachmentId',
+    config,
+    // No response schema: 200 is the file's bytes; the 202 body is parsed by its contract below.
+    schema: { tags, params: attachmentParams },
+    handler: async (request, reply) => {
+      const found = await service.content(deps, caller(request), request.params.id, request.params.attachmentId, request.ip);
+      reply.header('cache-control', 'no-store');
+      // The client retries every 0.5 s while the header is present (end-user §4 "Attachments").
+      if (found.kind === 'processing') return reply.status(202).header('retry-after', '1').send(previewPending.parse({ message: previewMessages.processing, previewAvailable: 'Processing' }));
+      reply.header('content-disposition', contentDisposition(found.fileName));
+      return reply.type(found.kind === 'pdf' ? 'application/pdf' : 'text/plain; charset=utf-8').send(Buffer.from(found.bytes));
+    },
+  });
+  app.route({
+    method: 'DELETE',
+    url: '/api/messages/:id/attachments/:attachmentId',
+    config,
+    schema: { tags, params: attachmentParams, response: { 200: textMessage } },
+    handler: (request) => service.remove(deps, caller(request), request.params.id, request.params.attachmentId),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/messages/:id/attachments/:attachmentId/restore',
+    config,
+    schema: { tags, params: attachmentParams, response: { 200: textMessage } },
+    handler: (request) => service.restore(deps, caller(request), request.params.id, request.params.attachmentId),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/messages/:id/attachments/:attachmentId/transforms',
+    config,
+    schema: { tags, params: attachmentParams, body: transformsBody, response: { 200: attachmentSummary } },
+    handler: (request) => service.transform(deps, caller(request), request.params.id, request.params.attachmentId, request.body),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/messages/:id/attachments/:attachmentId/convert',
+    config,
+    schema: { tags, params: attachmentParams, querystring: convertQuery, response: { 200: attachmentSummary } },
+    handler: (request) => service.convert(deps, caller(request), request.params.id, request.params.attachmentId, request.query.type),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/messages/:id/attachments/:attachmentId/generatePreview',
+    config,
+    schema: { tags, params: attachmentParams, response: { 200: attachmentSummary } },
+    handler: (request) => service.generatePreview(deps, caller(request), request.params.id, request.params.attachmentId),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/messages/:id/attachments/:attachmentId/read',
+    config,
+    schema: { tags, params: attachmentParams, response: { 200: attachmentSummary } },
+    handler: (request) => service.markRead(deps, caller(request), request.params.id, request.params.attachmentId),
+  });
+}

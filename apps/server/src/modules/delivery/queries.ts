@@ -1,0 +1,60 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { organizations } from '../../db/schema/organizations.ts';
+import { users } from '../../db/schema/users.ts';
+import { addressCache, deliveries, messages } from '../../db/schema/messages.ts';
+
+export type DeliveryRow = typeof deliveries.$inferSelect;
+
+// Turns a draft into a sent message; undefined when it is no longer a draft (sent meanwhile).
+export async function markSent(db: DbOrTx, id: string, values: Partial<typeof messages.$inferInsert>) {
+  const [row] = await db
+    .update(messages)
+    .set({ ...values, isDraft: false })
+    .where(and(eq(messages.id, id), eq(messages.isDraft, true)))
+    .returning({ id: messages.id });
+  return row;
+}
+
+export async function insertDeliveries(db: DbOrTx, rows: (typeof deliveries.$inferInsert)[]) {
+  if (rows.length) await db.insert(deliveries).values(rows);
+}
+
+export async function findDeliveries(db: DbOrTx, messageId: string) {
+  return db.select().from(deliveries).where(eq(deliveries.messageId, messageId)).orderBy(asc(deliveries.createdAt), asc(deliveries.recipient));
+}
+
+export async function findDelivery(db: DbOrTx, messageId: string, recipient: string) {
+  const [row] = await db.select().from(deliveries).where(and(eq(deliveries.messageId, messageId), eq(deliveries.recipient, recipient)));
+  return row;
+}
+
+export async function updateDelivery(db: DbOrTx, id: string, values: Partial<typeof deliveries.$inferInsert>) {
+  await db.update(deliveries).set(values).where(eq(deliveries.id, id));
+}
+
+export async function updateMessage(db: DbOrTx, id: string, values: Partial<typeof messages.$inferInsert>) {
+  await db.update(messages).set(values).where(eq(messages.id, id));
+}
+
+// One more use of each Direct address by this user (recipient autocomplete).
+export async function touchCachedAddresses(db: DbOrTx, userId: string, addresses: string[], at: Date) {
+  if (addresses.length === 0) return;
+  await db
+    .insert(addressCache)
+    .values(addresses.map((address) => ({ userId, address, useCount: 1, lastUsedAt: at })))
+    .onConflictDoUpdate({
+      target: [addressCache.userId, addressCache.address],
+      set: { useCount: sql`${addressCache.useCount} + 1`, lastUsedAt: at },
+    });
+}
+
+export async function findOrganization(db: DbOrTx, id: string) {
+  const [row] = await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, id));
+  return row;
+}
+
+export async function findUserName(db: DbOrTx, id: string) {
+  const [row] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));
+  return row ? `${row.firstName} ${row.lastName}` : undefined;
+}

@@ -1,0 +1,183 @@
+import { and, eq } from 'drizzle-orm';
+import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
+import type { Database } from '../../db/client.ts';
+import { messages } from '../../db/schema/messages.ts';
+import type { BlobStore } from '../../platform/blobs/blob-store.ts';
+import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
+import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
+import { renderFaxDocument } from '../../transports/fax/fax-document.ts';
+import type { FaxProvider } from '../../transports/fax/fax-provider.ts';
+import { findHostedAddress, receiveHere, type InboundAttachment, type InboundPatient } from '../../transports/local.ts';
+import * as messagesQ from '../messages/queries.ts';
+import * as q from './queries.ts';
+
+export interface SendWorkflowDeps {
+  db: Database;
+  blobs: BlobStore;
+  now: () => Date;
+  fax: FaxProvider;
+  // Tests only: runs after each recipient's step is recorded (the crash test dies here).
+  afterRecipient?: (recipient: string) => Promise<void>;
+}
+
+type SentMessage = typeof messages.$inferSelect;
+type AttachmentRow = Awaited<ReturnType<typeof messagesQ.findAttachments>>[number];
+type PatientRow = NonNullable<Awaited<ReturnType<typeof messagesQ.findPatient>>>;
+
+const withExtension = (fileName: string, ext: string) => `${fileName.replace(/\.[^./\\]+$/, '')}.${ext}`;
+
+// The PDF a viewer or fax machine shows for an attachment: its rendition, or the file when it is a PDF.
+async function pdfRendition(blobs: BlobStore, a: AttachmentRow): Promise<Uint8Array | null> {
+  if (a.previewBlobId && a.previewStatus === 'Available') return blobs.get(a.previewBlobId);
+  return a.mimeType === 'application/pdf' ? blobs.get(a.currentBlobId) : null;
+}
+
+const inboundPatient = (p: PatientRow | undefined): InboundPatient | null => {
+  if (!p) return null;
+  const { id: _id, messageId: _m, organizationId: _o, ...rest } = p;
+  return rest;
+};
+
+// The receiving organization's copies of the selected attachments, in the message's conversion:
+// the file as it is now, its PDF rendition, or a C-CDA XDS-SD wrapping that PDF. A file without a
+// PDF rendition (structured files) travels as it is.
+async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, patient: PatientRow | undefined): Promise<InboundAttachment[]> {
+  const selected = (await messagesQ.findAttachments(deps.db, [message.id])).filter((a) => a.isSelected);
+  const copies: InboundAttachment[] = [];
+  for (const a of selected) {
+    const pdf = await pdfRendition(deps.blobs, a);
+    if (message.conversion === 'Pdf' && pdf) {
+      copies.push({ fileName: withExtension(a.fileName, 'pdf'), mimeType: 'application/pdf', bytes: pdf, preview: 'same', previewStatus: 'Available', meta: a.meta });
+      continue;
+    }
+    if (message.conversion === 'Cda' && pdf && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
+      const [organization, author] = await Promise.all([
+        q.findOrganization(deps.db, message.organizationId),
+        message.createdBy ? q.findUserName(deps.db, message.createdBy) : undefined,
+      ]);
+      const xml = buildXdsSdDocument({
+        title: a.meta?.documentType ?? a.fileName,
+        documentTypeName: a.meta?.documentType ?? null,
+        confidentiality: a.meta?.confidentiality ?? 'Normal',
+        effectiveTime: message.messageDate ?? deps.now(),
+        serviceDate: a.meta?.documentDate ?? null,
+        patient: { ...patient, ids: patient.patientIds, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate, gender: patient.gender },
+        author: { fullName: author ?? 'ClinicRelay user', userId: message.createdBy ?? 'unknown' },
+        organization: { id: message.organizationId, name: organization?.name ?? 'Unknown organization' },
+        pdf,
+      });
+      copies.push({ fileName: withExtension(a.fileName, 'xml'), mimeType: 'application/xml', bytes: new TextEncoder().encode(xml), preview: pdf, previewStatus: 'Available', meta: a.meta });
+      continue;
+    }
+    const bytes = await deps.blobs.get(a.currentBlobId);
+    const isItsOwnPdf = pdf !== null && (a.previewBlobId === a.currentBlobId || (!a.previewBlobId && a.mimeType === 'application/pdf'));
+    copies.push({
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      bytes,
+      preview: isItsOwnPdf ? 'same' : pdf,
+      previewStatus: pdf ? 'Available' : a.previewStatus === 'NotApplicable' ? 'NotApplicable' : 'Failed',
+      meta: a.meta,
+    });
+  }
+  return copies;
+}
+
+async function deliverDirect(deps: SendWorkflowDeps, message: SentMessage, delivery: q.DeliveryRow) {
+  const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient);
+  if (!hosted) {
+    // A later issue sends S/MIME over SMTP to other domains; until then the recipient waits.
+    await q.updateDelivery(deps.db, delivery.id, { reason: deliveryReasons.awaitingDirectTransport, updatedAt: deps.now() });
+    return { status: 'Pending' };
+  }
+  const patient = await messagesQ.findPatient(deps.db, message.id);
+  const inboundId = await receiveHere(
+    deps,
+    {
+      organizationId: hosted.organizationId,
+      sourceType: 'Direct',
+      sentMessageId: message.id,
+      recipient: delivery.recipient,
+      fromAddress: message.fromAddress ?? '',
+      subject: message.subject,
+      body: message.body,
+      isUrgent: message.isUrgent,
+      patient: inboundPatient(patient),
+      properties: null,
+      attachments: await attachmentCopies(deps, message, patient),
+    },
+    { deliveryId: delivery.id, reason: deliveryReasons.deliveredHere },
+  );
+  return { status: 'Delivered', inboundId };
+}
+
+async function deliverFax(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
+  const selected = (await messagesQ.findAttachments(deps.db, [message.id])).filter((a) => a.isSelected);
+  const options = message.properties ?? { includeCoverPage: true, includeMessageBody: true, includeAttachmentDescriptions: true, faxPageCount: null };
+  const rendered = await renderFaxDocument({
+    from: message.fromAddress ?? '',
+    to: delivery.recipient,
+    date: message.messageDate ?? deps.now(),
+    subject: message.subject,
+    body: message.body,
+    includeCoverPage: options.includeCoverPage,
+    includeMessageBody: options.includeMessageBody,
+    includeAttachmentDescriptions: options.includeAttachmentDescriptions,
+    attachments: await Promise.all(
+      selected.map(async (a) => ({
+        fileName: a.fileName,
+        documentType: a.meta?.documentType ?? null,
+        documentDate: a.meta?.documentDate ?? null,
+        description: a.meta?.documentDescription ?? null,
+        pdf: await pdfRendition(deps.blobs, a),
+      })),
+    ),
+  });
+  // No transaction is open: the provider may be a network call.
+  const result = await deps.fax.send(
+    {
+      to: delivery.recipient,
+      from: message.fromAddress ?? '',
+      pages: rendered.pdf,
+      pageCount: rendered.pageCount,
+      idempotencyKey: `${message.id}:${delivery.recipient}`,
+      sentMessageId: message.id,
+    },
+    ctx.signal,
+  );
+  const now = deps.now();
+  await q.updateDelivery(deps.db, delivery.id, {
+    status: result.status === 'Queued' ? 'Pending' : result.status,
+    reason: result.detail,
+    updatedAt: now,
+    deliveredAt: result.status === 'Delivered' ? now : null,
+  });
+  return { status: result.status, provider: deps.fax.name, providerReference: result.providerReference, pageCount: result.pageCount };
+}
+
+// The 'send-message' workflow: one step per recipient (a completed step is never run again, and each
+// transport is idempotent per recipient, so a crash anywhere leaves exactly one copy), then the
+// message's status from its recipients.
+export function sendMessageWorkflow(deps: SendWorkflowDeps): WorkflowHandler {
+  return async (ctx) => {
+    const { messageId } = ctx.workflow.payload as { messageId: string };
+    const organizationId = ctx.workflow.organizationId;
+    if (!organizationId) return;
+    const [message] = await deps.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.organizationId, organizationId)));
+    if (!message) return;
+    for (const { recipient } of await q.findDeliveries(deps.db, messageId)) {
+      await ctx.step('deliver', recipient, async () => {
+        const delivery = await q.findDelivery(deps.db, messageId, recipient);
+        if (!delivery || delivery.status !== 'Pending' || delivery.deliveredMessageId) return { status: delivery?.status ?? 'Missing' };
+        return delivery.channel === 'Direct' ? deliverDirect(deps, message, delivery) : deliverFax(deps, ctx, message, delivery);
+      });
+      await deps.afterRecipient?.(recipient);
+    }
+    const decided = await q.findDeliveries(deps.db, messageId);
+    const status = decided.some((d) => d.status === 'Failed') ? 'Failed' : decided.some((d) => d.status === 'Pending') ? 'Pending' : 'Delivered';
+    await q.updateMessage(deps.db, messageId, { status, isReadyForDeliverySummary: !decided.some((d) => d.status === 'Pending'), updatedDate: deps.now() });
+  };
+}

@@ -1,0 +1,126 @@
+import { parseRecipient, sendModelStateKeys as keys, type RecipientAddress, type SendResult } from '@clinicrelay/contracts/delivery.ts';
+import { isValidIsoDate, releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import type { Database } from '../../db/client.ts';
+import { writeAudit } from '../../platform/audit.ts';
+import type { AuthContext } from '../../platform/auth/guard.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { enqueue } from '../../platform/workflows/enqueue.ts';
+import * as messagesQ from '../messages/queries.ts';
+import * as q from './queries.ts';
+
+export interface DeliveryDeps {
+  db: Database;
+  now: () => Date;
+}
+
+export interface Caller {
+  session: AuthContext;
+  organizationId: string;
+  ip?: string | undefined;
+}
+
+// send: a new message; forward and reply: a draft made from another message (originalObjectId).
+export type SendKind = 'send' | 'forward' | 'reply';
+
+export const SEND_WORKFLOW = 'send-message';
+
+type Draft = NonNullable<Awaited<ReturnType<typeof messagesQ.findById>>>;
+type ModelState = Record<string, string[]>;
+
+const splitAddresses = (to: string) => to.split(';').map((a) => a.trim()).filter(Boolean);
+
+// end-user §5 "Release send" and "Patient and document rules on save", every problem at once.
+async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: SendKind) {
+  const problems: ModelState = {};
+  const add = (key: string, text: string) => (problems[key] ??= []).push(text);
+  const today = deps.now().toISOString().slice(0, 10);
+
+  const recipients = new Map<string, RecipientAddress>();
+  const typed = splitAddresses(draft.toAddress);
+  if (typed.length === 0) add(keys.to, releaseMessages.toRequired);
+  for (const address of typed) {
+    const parsed = parseRecipient(address);
+    if (parsed) recipients.set(parsed.address, parsed);
+    else add(keys.invalidTo(address), releaseMessages.addressInvalid);
+  }
+
+  // The From must be one of the organization's own document sources (Direct address or fax number).
+  let fromSourceId: string | null = null;
+  if (!draft.fromAddress) add(keys.from, releaseMessages.fromRequired);
+  else {
+    const sources = await messagesQ.findDocumentSources(deps.db, caller.organizationId);
+    const from = parseRecipient(draft.fromAddress)?.address ?? draft.fromAddress.toLowerCase();
+    fromSourceId = sources.find((s) => s.fullAddress === from)?.id ?? null;
+    if (!fromSourceId) add(keys.from, releaseMessages.addressInvalid);
+  }
+
+  if (kind !== 'reply' && !draft.releaseTypeId) add(keys.releaseType, releaseMessages.releaseTypeRequired);
+
+  // Patient rules apply to new and forwarded releases; a reply answers about the original's patient.
+  const patient = await messagesQ.findPatient(deps.db, draft.id);
+  if (kind !== 'reply') {
+    if (!patient) add(keys.patient, releaseMessages.patientDetailsRequired);
+    else {
+      if (!patient.firstName) add(keys.patientField('firstName'), releaseMessages.patientFirstNameRequired);
+      if (!patient.lastName) add(keys.patientField('lastName'), releaseMessages.patientLastNameRequired);
+      if (!patient.birthDate) add(keys.patientField('birthDate'), releaseMessages.patientBirthDateRequired);
+      else if (patient.birthDate > today) add(keys.patientField('birthDate'), releaseMessages.patientBirthDateFuture);
+      if (!patient.gender) add(keys.patientField('gender'), releaseMessages.patientGenderRequired);
+    }
+  }
+
+  const selected = (await messagesQ.findAttachments(deps.db, [draft.id])).filter((a) => a.isSelected);
+  for (const a of selected) {
+    if (draft.conversion === 'Cda' && !a.meta?.documentType) add(keys.attachmentField(a.id, 'documentType'), releaseMessages.documentTypeRequired(a.fileName));
+    const date = a.meta?.documentDate;
+    if (!date) add(keys.attachmentField(a.id, 'documentDate'), releaseMessages.documentDateRequired(a.fileName));
+    else if (!isValidIsoDate(date) || date > today) add(keys.attachmentField(a.id, 'documentDate'), releaseMessages.documentDateFuture);
+  }
+
+  if (Object.keys(problems).length) throw badRequest(releaseMessages.fixErrorsHeading, problems);
+  return { recipients: [...recipients.values()], fromSourceId };
+}
+
+// POST /api/messages/{id}/send, /forward, /reply: validates, then commits the sent message, one
+// delivery per recipient and the send workflow together, and answers before anything is delivered.
+export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string, kind: SendKind): Promise<SendResult> {
+  const draft = await messagesQ.findById(deps.db, caller.organizationId, id);
+  if (!draft || draft.direction !== 'Outbound') throw notFound();
+  if (!draft.isDraft) throw new AppError(409, releaseMessages.notADraft);
+  // Forward and reply send a draft made from another message.
+  if (kind !== 'send' && !draft.originalObjectId) throw notFound();
+  const { recipients, fromSourceId } = await validate(deps, caller, draft, kind);
+
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const sent = await q.markSent(tx, id, {
+      status: 'Pending',
+      messageDate: now,
+      updatedDate: now,
+      fromDocumentSourceId: fromSourceId,
+      isReadyForDeliverySummary: false,
+    });
+    // Another request sent it between the read above and now.
+    if (!sent) throw new AppError(409, releaseMessages.notADraft);
+    await q.insertDeliveries(
+      tx,
+      recipients.map((r) => ({ messageId: id, organizationId: caller.organizationId, recipient: r.address, channel: r.channel, createdAt: now, updatedAt: now })),
+    );
+    await messagesQ.insertEvent(tx, {
+      messageId: id,
+      organizationId: caller.organizationId,
+      userId: caller.session.userId,
+      eventType: 'Sent',
+      details: { kind, recipients: recipients.length },
+      createdAt: now,
+    });
+    await q.touchCachedAddresses(tx, caller.session.userId, recipients.filter((r) => r.channel === 'Direct').map((r) => r.address), now);
+    await enqueue(tx, { type: SEND_WORKFLOW, organizationId: caller.organizationId, correlationId: id, payload: { messageId: id } });
+    await writeAudit(
+      tx,
+      { eventType: 'MessageSent', userId: caller.session.userId, organizationId: caller.organizationId, ip: caller.ip ?? null, correlationId: id, details: { kind } },
+      now,
+    );
+  });
+  return { message: releaseMessages.sendSuccess, id };
+}

@@ -1,0 +1,156 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { documentSources } from '../db/schema/document-sources.ts';
+import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
+import type { BlobStore } from '../platform/blobs/blob-store.ts';
+
+export interface LocalDeps {
+  db: Database;
+  blobs: BlobStore;
+  now: () => Date;
+}
+
+export interface InboundAttachment {
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+  // The PDF rendition: 'same' when the file is itself the PDF, null when there is none.
+  preview: Uint8Array | 'same' | null;
+  previewStatus: 'Available' | 'Failed' | 'NotApplicable';
+  meta: AttachmentMeta | null;
+}
+
+export type InboundPatient = Omit<typeof patients.$inferInsert, 'id' | 'messageId' | 'organizationId'>;
+
+// What arrives in the receiving organization's Intake.
+export interface InboundCopy {
+  organizationId: string;
+  sourceType: 'Direct' | 'Fax';
+  // The sent message and the recipient address it was sent to: together they name one delivery.
+  sentMessageId: string;
+  recipient: string;
+  fromAddress: string;
+  subject: string;
+  body: string;
+  isUrgent: boolean;
+  patient: InboundPatient | null;
+  properties: FaxProperties | null;
+  attachments: InboundAttachment[];
+}
+
+// The organization on this installation that owns a Direct address or fax number, if any.
+export async function findHostedAddress(db: Database, type: 'Direct' | 'Fax', fullAddress: string) {
+  const [row] = await db
+    .select({ id: documentSources.id, organizationId: documentSources.organizationId })
+    .from(documentSources)
+    .where(and(eq(documentSources.type, type), eq(documentSources.fullAddress, fullAddress)));
+  return row;
+}
+
+const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.firstName) ? [p.lastName, p.firstName].filter(Boolean).join(', ') : null);
+
+// Delivers a message to an organization on this installation, exactly once per (sent message,
+// recipient): under a lock on that pair, an inbound copy that already exists (the worker died after
+// creating it) is reused, never made twice. When deliveryId is given, the sender's delivery row turns
+// Delivered in the same transaction, so the copy and its record commit together.
+export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { deliveryId?: string; reason?: string } = {}): Promise<string> {
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`receive:${copy.sentMessageId}:${copy.recipient}`}))`);
+    const [existing] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.organizationId, copy.organizationId),
+          eq(messages.direction, 'Inbound'),
+          eq(messages.originalObjectId, copy.sentMessageId),
+          eq(messages.toAddress, copy.recipient),
+          eq(messages.sourceType, copy.sourceType),
+        ),
+      );
+    let inboundId = existing?.id;
+    if (!inboundId) {
+      const [row] = await tx
+        .insert(messages)
+        .values({
+          organizationId: copy.organizationId,
+          direction: 'Inbound',
+          subject: copy.subject,
+          fromAddress: copy.fromAddress,
+          toAddress: copy.recipient,
+          body: copy.body,
+          isUrgent: copy.isUrgent,
+          isDraft: false,
+          status: 'Received',
+          sourceType: copy.sourceType,
+          messageDate: now,
+          systemReceivedDate: now,
+          createdDate: now,
+          updatedDate: now,
+          patientName: patientNameOf(copy.patient),
+          originalObjectId: copy.sentMessageId,
+          properties: copy.properties,
+        })
+        .returning({ id: messages.id });
+      inboundId = row!.id;
+      if (copy.patient) await tx.insert(patients).values({ ...copy.patient, messageId: inboundId, organizationId: copy.organizationId });
+      const owner = { organizationId: copy.organizationId };
+      for (const [position, a] of copy.attachments.entries()) {
+        const current = await deps.blobs.put(a.bytes, owner, tx);
+        const preview = a.preview === 'same' ? current : a.preview ? await deps.blobs.put(a.preview, owner, tx) : null;
+        await tx.insert(attachments).values({
+          messageId: inboundId,
+          organizationId: copy.organizationId,
+          position,
+          fileName: a.fileName,
+          mimeType: a.mimeType,
+          sizeInBytes: a.bytes.length,
+          originalBlobId: current.id,
+          currentBlobId: current.id,
+          previewBlobId: preview?.id ?? null,
+          previewStatus: a.previewStatus,
+          meta: a.meta,
+          createdAt: now,
+        });
+      }
+      await tx.insert(messageEvents).values({
+        messageId: inboundId,
+        organizationId: copy.organizationId,
+        eventType: 'Received',
+        details: { sourceType: copy.sourceType, from: copy.fromAddress },
+        createdAt: now,
+      });
+    }
+    if (opts.deliveryId) {
+      await tx
+        .update(deliveries)
+        .set({ status: 'Delivered', reason: opts.reason ?? null, deliveredAt: now, deliveredMessageId: inboundId, updatedAt: now })
+        .where(and(eq(deliveries.id, opts.deliveryId), eq(deliveries.status, 'Pending')));
+    }
+    return inboundId;
+  });
+}
+
+// The sandbox fax network's line to numbers hosted here: the fax arrives in that organization's
+// Intake as one PDF. Idempotent per (sent message, number), like receiveHere.
+export function localFaxLine(deps: LocalDeps) {
+  return async (fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }): Promise<string | null> => {
+    const hosted = await findHostedAddress(deps.db, 'Fax', fax.to);
+    if (!hosted) return null;
+    const stamp = deps.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+    return receiveHere(deps, {
+      organizationId: hosted.organizationId,
+      sourceType: 'Fax',
+      sentMessageId: fax.sentMessageId,
+      recipient: fax.to,
+      fromAddress: fax.from,
+      subject: `Fax from ${fax.from}`,
+      body: '',
+      isUrgent: false,
+      patient: null,
+      properties: { includeCoverPage: false, includeMessageBody: false, includeAttachmentDescriptions: false, faxPageCount: fax.pageCount },
+      attachments: [{ fileName: `fax-${stamp}.pdf`, mimeType: 'application/pdf', bytes: fax.pages, preview: 'same', previewStatus: 'Available', meta: null }],
+    });
+  };
+}
