@@ -1,13 +1,36 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { messageList } from '@clinicrelay/contracts/messages.ts';
-import { apiFetch } from '../../api/client.ts';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
+import {
+  attachmentMeta,
+  cachedAddress,
+  classification,
+  documentSource,
+  message,
+  messageList,
+  releaseType,
+  type DraftSave,
+  type Message,
+} from '@clinicrelay/contracts/messages.ts';
+import { ApiError, apiFetch, ensureFreshToken } from '../../api/client.ts';
+import { isAccessTokenExpired, readTokens } from '../../api/tokens.ts';
 import type { ListState } from '../../components/list-state.ts';
 
 export type ReleaseView = 'all' | 'sent' | 'drafts';
+/** Which server call sends a draft: a new message, a forward or a reply (end-user §7). */
+export type SendAction = 'send' | 'forward' | 'reply';
 
 export const releaseKeys = {
   all: ['release'] as const,
-  list: (state: ListState, view: ReleaseView) => [...releaseKeys.all, 'list', state, view] as const,
+  lists: () => [...releaseKeys.all, 'list'] as const,
+  list: (state: ListState, view: ReleaseView) => [...releaseKeys.lists(), state, view] as const,
+  messages: () => [...releaseKeys.all, 'message'] as const,
+  message: (id: string) => [...releaseKeys.messages(), id] as const,
+  documentSources: () => [...releaseKeys.all, 'documentSources'] as const,
+  releaseTypes: () => [...releaseKeys.all, 'releaseTypes'] as const,
+  classifications: () => [...releaseKeys.all, 'classifications'] as const,
+  addressCache: () => [...releaseKeys.all, 'addressCache'] as const,
+  extensions: () => [...releaseKeys.all, 'extensions'] as const,
 };
 
 // GET /api/messages: empty values are dropped from the query (end-user §5).
@@ -28,3 +51,145 @@ export const releaseListQuery = (state: ListState, view: ReleaseView) =>
   });
 
 export const useReleaseList = (state: ListState, view: ReleaseView) => useQuery(releaseListQuery(state, view));
+
+export const releaseMessageQuery = (id: string) =>
+  queryOptions({
+    queryKey: releaseKeys.message(id),
+    queryFn: ({ signal }) => apiFetch(`/api/messages/${encodeURIComponent(id)}`, { schema: message, signal }),
+    // A missing or foreign message stays missing; retrying a 404 only delays the page.
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+
+/** GET /api/messages/{id}; `null` skips the call (a compose form with no draft yet). */
+export const useReleaseMessage = (id: string | null) =>
+  useQuery({ ...releaseMessageQuery(id ?? ''), enabled: id !== null });
+
+export const useDocumentSources = () =>
+  useQuery({
+    queryKey: releaseKeys.documentSources(),
+    queryFn: ({ signal }) => apiFetch('/api/documentsources', { schema: z.array(documentSource), signal }),
+    staleTime: 5 * 60_000,
+  });
+
+export const useReleaseTypes = () =>
+  useQuery({
+    queryKey: releaseKeys.releaseTypes(),
+    queryFn: ({ signal }) => apiFetch('/api/releasetypes', { schema: z.array(releaseType), signal }),
+    staleTime: 5 * 60_000,
+  });
+
+export const useClassifications = () =>
+  useQuery({
+    queryKey: releaseKeys.classifications(),
+    queryFn: ({ signal }) => apiFetch('/api/messages/classifications', { schema: z.array(classification), signal }),
+    staleTime: Infinity,
+  });
+
+export const useAddressCache = () =>
+  useQuery({
+    queryKey: releaseKeys.addressCache(),
+    queryFn: ({ signal }) => apiFetch('/api/addresscache', { schema: z.array(cachedAddress), signal }),
+  });
+
+// The server's list when it answers, else the contracts' list the server checks uploads against.
+export const useAttachmentExtensions = () =>
+  useQuery({
+    queryKey: releaseKeys.extensions(),
+    queryFn: async ({ signal }): Promise<string[]> => {
+      try {
+        return await apiFetch('/api/attachments/extensions', { schema: z.array(z.string()), signal });
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'AbortError') throw error;
+        return [...supportedExtensions];
+      }
+    },
+    staleTime: Infinity,
+  });
+
+/** PUT /api/messages (first save) or PUT /api/messages/{id}. */
+export function useSaveDraft() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string | null; body: DraftSave }) =>
+      apiFetch(id === null ? '/api/messages' : `/api/messages/${encodeURIComponent(id)}`, { method: 'PUT', body, schema: message }),
+    onSuccess: (saved: Message) => {
+      queryClient.setQueryData(releaseKeys.message(saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.lists() });
+    },
+  });
+}
+
+const sendResponse = z.object({ message: z.string(), id: z.string().optional() });
+
+/** POST /api/messages/{id}/send, /forward or /reply: a 400 carries the modelState to list. */
+export function useSendMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: SendAction }) =>
+      apiFetch(`/api/messages/${encodeURIComponent(id)}/${action}`, { method: 'POST', schema: sendResponse }),
+    onSuccess: (_result, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.message(id) });
+    },
+  });
+}
+
+export function useDeleteMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch(`/api/messages/${encodeURIComponent(id)}`, { method: 'DELETE', schema: z.object({ message: z.string() }) }),
+    onSuccess: (_result, id) => {
+      queryClient.removeQueries({ queryKey: releaseKeys.message(id) });
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.lists() });
+    },
+  });
+}
+
+export type AttachmentMeta = z.infer<typeof attachmentMeta>;
+
+/** POST /api/messages/{id}/attachments: multipart file and attachmentMeta (JSON). */
+export function useUploadAttachment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ messageId, file, meta }: { messageId: string; file: File; meta: AttachmentMeta }) => {
+      const form = new FormData();
+      form.append('attachmentMeta', JSON.stringify(meta));
+      form.append('file', file, file.name);
+      return apiFetch(`/api/messages/${encodeURIComponent(messageId)}/attachments`, { method: 'POST', body: form });
+    },
+    onSuccess: (_result, { messageId }) => {
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.message(messageId) });
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.lists() });
+    },
+  });
+}
+
+const RENDITION_POLL_MS = 500;
+const RENDITION_MAX_POLLS = 60;
+
+/**
+ * GET /api/messages/{id}/attachments/{attachmentId}: the PDF rendition as a Blob, with the bearer
+ * token. While the rendition is being made the server answers 202 + Retry-After; we poll every 0.5 s.
+ */
+export async function fetchAttachmentPdf(messageId: string, attachmentId: string): Promise<Blob> {
+  const path = `/api/messages/${encodeURIComponent(messageId)}/attachments/${encodeURIComponent(attachmentId)}`;
+  for (let attempt = 0; attempt < RENDITION_MAX_POLLS; attempt += 1) {
+    await ensureFreshToken();
+    const tokens = readTokens();
+    const headers: Record<string, string> = { Accept: 'application/pdf' };
+    if (!isAccessTokenExpired(tokens) && tokens.accessToken) headers.Authorization = `Bearer ${tokens.accessToken}`;
+    const response = await fetch(path, { headers });
+    if (response.status === 202) {
+      await new Promise((resolve) => setTimeout(resolve, RENDITION_POLL_MS));
+      continue;
+    }
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+      const text = typeof body?.message === 'string' ? body.message : 'Unable to download the file.';
+      throw new ApiError(response.status, { message: text });
+    }
+    return response.blob();
+  }
+  throw new ApiError(202, { message: 'The document preview is still being prepared. Please try again.' });
+}

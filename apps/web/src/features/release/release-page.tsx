@@ -1,7 +1,8 @@
-import { Anchor, Badge, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import type { messageListItem } from '@clinicrelay/contracts/messages.ts';
+import { useSession } from '../../app/session-context.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { ListPage, type ListColumn } from '../../components/list-page.tsx';
 import { useListState } from '../../components/list-state.ts';
@@ -63,6 +64,7 @@ export function ReleasePage() {
   const [params, setParams] = useSearchParams();
   const view = views.find((v) => v.value === params.get('view'))?.value ?? 'all';
   const list = useReleaseList(state, view);
+  const { profile } = useSession();
 
   const viewControl = (
     <SegmentedControl
@@ -90,7 +92,22 @@ export function ReleasePage() {
       state={state}
       onStateChange={setState}
       dateRange
-      actions={viewControl}
+      actions={
+        <Group>
+          {viewControl}
+          {profile.orgIsActivated ? (
+            <Button component={Link} to="/release/new">
+              New message
+            </Button>
+          ) : (
+            <Tooltip label="Your organization must be activated before sending messages.">
+              <Button data-disabled aria-disabled onClick={(event) => event.preventDefault()}>
+                New message
+              </Button>
+            </Tooltip>
+          )}
+        </Group>
+      }
     />
   );
 }
