@@ -50,7 +50,7 @@ function Deliveries({ message }: { message: Message }) {
           <Table.Tr key={recipient}>
             <Table.Td>{formatAddress(recipient)}</Table.Td>
             <Table.Td>
-              <Badge variant="light" color={delivery ? statusColor[delivery.status] : 'gray'}>
+              <Badge variant="light" style={{ overflow: 'visible' }} miw="fit-content" color={delivery ? statusColor[delivery.status] : 'gray'}>
                 {delivery?.status ?? message.status}
               </Badge>
             </Table.Td>

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { REPO_ROOT } from './support/constants.ts';
+import { expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
+import { test } from './support/test.ts';
+
+// Release end to end: compose with a real PDF, send, and watch each recipient get delivered by the
+// workers of the running server. The fixture is read where it lives, beside the project.
+const UD_SAMPLE = path.resolve(REPO_ROOT, '../shared/fixtures/pdf/ud-sample.pdf');
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function compose(page: Page, to: string[], subject: string) {
+  await page.goto('/release');
+  await expectHeading(page, 'Release');
+  await page.getByRole('link', { name: 'New message' }).click();
+  await expectPath(page, '/release/new');
+  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
+  for (const address of to) {
+    await toInput.fill(address);
+    await toInput.press('Enter');
+  }
+  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  await choose(page, 'Release type', 'Referral');
+  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
+  await page.getByRole('textbox', { name: 'Body', exact: true }).fill('Please see Ms. Alvarez for palpitations. Notes attached.');
+  await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Maria');
+  await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Alvarez');
+  await page.getByRole('textbox', { name: 'Birth date', exact: true }).fill('04/12/1958');
+  await choose(page, 'Gender', 'Female');
+
+  await page.getByRole('button', { name: 'Attach a new file' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Attach a new file' });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'File' }).click()]);
+  await chooser.setFiles(UD_SAMPLE);
+  await dialog.getByRole('combobox', { name: 'Confidentiality' }).click();
+  await page.getByRole('option', { name: 'Normal', exact: true }).click();
+  await dialog.getByRole('radio', { name: 'Today' }).check();
+  await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
+  await page.getByText('ud-sample.pdf').first().waitFor();
+}
+
+async function sendAndOpen(page: Page, subject: string) {
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const review = page.getByRole('dialog', { name: 'Review and Send' });
+  await review.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('The message was sent successfully.').waitFor();
+  await expectPath(page, '/release');
+  await page.getByRole('link', { name: subject }).click();
+  await expectHeading(page, subject);
+}
+
+// Workers deliver in the background: reload until the recipient's row shows the status.
+async function expectDelivery(page: Page, recipient: string, status: string) {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const row = page.getByRole('row').filter({ hasText: recipient });
+        await row.first().waitFor();
+        return row.first().innerText();
+      },
+      { timeout: 20_000, interval: 1_000 },
+    )
+    .toContain(status);
+}
+
+test('Lakeside composes a referral with a PDF and a patient, sends it to Riverview, and sees it delivered', async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  await compose(page, ['referrals@riverview.direct.example.org'], 'Cardiology referral for Maria Alvarez');
+  await sendAndOpen(page, 'Cardiology referral for Maria Alvarez');
+  await expectDelivery(page, 'referrals@riverview.direct.example.org', 'Delivered');
+  await page.getByText('Alvarez').first().waitFor();
+});
+
+test('Lakeside faxes a document to a fax number hosted here and to another Direct domain', async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  await compose(page, ['5035550101', 'records@elsewhere.example.com'], 'Records for Maria Alvarez');
+  // A fax recipient brings the fax options.
+  await page.getByRole('checkbox', { name: 'Include cover sheet' }).waitFor();
+  await sendAndOpen(page, 'Records for Maria Alvarez');
+  await expectDelivery(page, '503-555-0101', 'Delivered');
+  await expectDelivery(page, 'records@elsewhere.example.com', 'Awaiting Direct transport');
+});
