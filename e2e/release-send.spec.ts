@@ -50,7 +50,7 @@ async function sendAndOpen(page: Page, subject: string) {
   await review.getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('The message was sent successfully.').waitFor();
   await expectPath(page, '/release');
-  await page.getByRole('link', { name: subject }).click();
+  await page.getByRole('link', { name: subject, exact: true }).click();
   await expectHeading(page, subject);
 }
 

@@ -11,7 +11,7 @@ test('Lakeside sees its drafts in Release, searches them, and Riverview does not
   await expectPath(page, '/intake');
   const token = await storedAccessToken(context, baseUrl);
   const headers = { Authorization: `Bearer ${token}` };
-  for (const subject of ['Referral for Maria Alvarez', 'Lab report for John Smith']) {
+  for (const subject of ['Referral for Zelda Quist', 'Lab report for John Smith']) {
     const saved = await page.request.put('/api/messages', {
       headers,
       data: { subject, toAddress: 'referrals@riverview.direct.example.org', fromAddress: 'intake@lakeside.direct.example.org' },
@@ -22,14 +22,14 @@ test('Lakeside sees its drafts in Release, searches them, and Riverview does not
   await page.getByRole('link', { name: 'Release', exact: true }).click();
   await expectPath(page, '/release');
   await expectHeading(page, 'Release');
-  await page.getByRole('link', { name: 'Referral for Maria Alvarez' }).waitFor();
-  await page.getByRole('link', { name: 'Lab report for John Smith' }).waitFor();
+  await page.getByRole('link', { name: 'Referral for Zelda Quist', exact: true }).waitFor();
+  await page.getByRole('link', { name: 'Lab report for John Smith', exact: true }).waitFor();
   expect(await page.getByText('Draft', { exact: true }).count()).toBeGreaterThanOrEqual(2);
 
-  await page.getByRole('searchbox', { name: 'Search' }).fill('maria');
-  await expect.poll(() => page.getByRole('link', { name: 'Lab report for John Smith' }).count()).toBe(0);
-  await page.getByRole('link', { name: 'Referral for Maria Alvarez' }).waitFor();
-  expect(new URL(page.url()).searchParams.get('search')).toBe('maria');
+  await page.getByRole('searchbox', { name: 'Search' }).fill('zelda');
+  await expect.poll(() => page.getByRole('link', { name: 'Lab report for John Smith', exact: true }).count()).toBe(0);
+  await page.getByRole('link', { name: 'Referral for Zelda Quist', exact: true }).waitFor();
+  expect(new URL(page.url()).searchParams.get('search')).toBe('zelda');
 
   // Mantine's segmented control hides its radios behind their labels: click what the user clicks.
   const show = page.getByRole('radiogroup', { name: 'Show' });
@@ -37,10 +37,10 @@ test('Lakeside sees its drafts in Release, searches them, and Riverview does not
   await expect.poll(() => show.getByRole('radio', { name: 'Sent' }).isChecked()).toBe(true);
   await page.getByText('There are no results matching your criteria.').waitFor();
   await show.getByText('Drafts', { exact: true }).click();
-  await page.getByRole('link', { name: 'Referral for Maria Alvarez' }).waitFor();
+  await page.getByRole('link', { name: 'Referral for Zelda Quist', exact: true }).waitFor();
 
   // A draft opens in the draft editor route.
-  await page.getByRole('link', { name: 'Referral for Maria Alvarez' }).click();
+  await page.getByRole('link', { name: 'Referral for Zelda Quist', exact: true }).click();
   expect(new URL(page.url()).pathname).toMatch(/^\/release\/draft\/[0-9a-f-]{36}$/);
 
   await page.goto('/account/logout');
