@@ -9,9 +9,21 @@ import { test } from './support/test.ts';
 // workers of the running server. The fixture is read where it lives, beside the project.
 const UD_SAMPLE = path.resolve(REPO_ROOT, '../shared/fixtures/pdf/ud-sample.pdf');
 
+// Picks an option of a select and waits until the select shows it (options load asynchronously).
 async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const select = page.getByRole('combobox', { name: label, exact: true });
+  await expect
+    .poll(
+      async () => {
+        if ((await select.inputValue()) !== option) {
+          await select.click();
+          await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 }).catch(() => page.keyboard.press('Escape'));
+        }
+        return select.inputValue();
+      },
+      { timeout: 10_000, interval: 250 },
+    )
+    .toBe(option);
 }
 
 async function compose(page: Page, to: string[], subject: string) {
@@ -87,4 +99,25 @@ test('Lakeside faxes a document to a fax number hosted here and to another Direc
   await sendAndOpen(page, 'Records for Maria Alvarez');
   await expectDelivery(page, '503-555-0101', 'Delivered');
   await expectDelivery(page, 'records@elsewhere.example.com', 'Awaiting Direct transport');
+});
+
+// Two sends and two deliveries: longer than the default journey timeout on a loaded machine.
+test('Lakeside forwards a sent referral with its attachment, and the forward is delivered too', { timeout: 90_000 }, async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  await compose(page, ['referrals@riverview.direct.example.org'], 'Echo results for Maria Alvarez');
+  await sendAndOpen(page, 'Echo results for Maria Alvarez');
+
+  await page.getByRole('link', { name: 'Forward' }).click();
+  await expectHeading(page, 'Forward message');
+  expect(await page.getByRole('textbox', { name: 'Subject', exact: true }).inputValue()).toBe('FW: Echo results for Maria Alvarez');
+  await page.getByText('Forwarded with the original: ud-sample.pdf').waitFor();
+  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
+  await toInput.fill('5035550202');
+  await toInput.press('Enter');
+  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  await choose(page, 'Release type', 'Referral');
+  await sendAndOpen(page, 'FW: Echo results for Maria Alvarez');
+  await page.getByText('ud-sample.pdf', { exact: true }).waitFor();
+  await expectDelivery(page, '503-555-0202', 'Delivered');
 });

@@ -163,6 +163,8 @@ export const draftSave = z.object({
   trackFaxResponses: z.boolean().optional(),
   originalObjectId: z.string().uuid().nullish(),
   patient: patient.nullish(),
+  // On a new draft: attachments of the original message (originalObjectId) to carry over, as a forward does.
+  attachments: z.array(z.object({ id: z.string().uuid() })).max(100).optional(),
 });
 export type DraftSave = z.infer<typeof draftSave>;
 

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
-import { addressCache, messages, patients } from '../../db/schema/messages.ts';
+import { blobs } from '../../db/schema/blobs.ts';
+import { addressCache, attachments, messages, patients } from '../../db/schema/messages.ts';
 import { users } from '../../db/schema/users.ts';
 import { useTestApp } from '../../test/app.ts';
 
@@ -90,6 +91,25 @@ describe('Release drafts', () => {
     const copy = (await t.call(LAKESIDE_USER, 'POST', `/api/messages/${draft.id}/copy`)).json();
     expect(copy.id).not.toBe(draft.id);
     expect(copy).toMatchObject({ subject: draft.subject, isDraft: true, originalObjectId: draft.id, patientName: 'Alvarez, Maria' });
+  });
+
+  it('carries the attachments a forward names from the original, and no one else\'s', async () => {
+    const original = await newDraft();
+    const riverviewDraft = await newDraft(RIVERVIEW_USER, { subject: 'Riverview only' });
+    const [blob] = await t.handle.db.insert(blobs).values({ sizeInBytes: 4, sha256: 'x', iv: 'x', authTag: 'x' }).returning();
+    const attach = async (messageId: string, fileName: string, organizationId: string) =>
+      (await t.handle.db.insert(attachments).values({ messageId, organizationId, fileName, mimeType: 'application/pdf', sizeInBytes: 4, originalBlobId: blob!.id, currentBlobId: blob!.id }).returning())[0]!;
+    const [lakesideMessage] = await t.handle.db.select().from(messages).where(eq(messages.id, original.id));
+    const [riverviewMessage] = await t.handle.db.select().from(messages).where(eq(messages.id, riverviewDraft.id));
+    const kept = await attach(original.id, 'referral.pdf', lakesideMessage!.organizationId);
+    await attach(original.id, 'not-forwarded.pdf', lakesideMessage!.organizationId);
+    const foreign = await attach(riverviewDraft.id, 'riverview.pdf', riverviewMessage!.organizationId);
+    const forward = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', {
+      subject: `FW: ${original.subject}`,
+      originalObjectId: original.id,
+      attachments: [{ id: kept.id }, { id: foreign.id }],
+    });
+    expect(forward.json().attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['referral.pdf']);
   });
 
   it('deletes a draft for good', async () => {

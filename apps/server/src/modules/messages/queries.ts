@@ -101,8 +101,10 @@ export async function upsertPatient(db: DbOrTx, row: typeof patients.$inferInser
   await db.insert(patients).values(row).onConflictDoUpdate({ target: patients.messageId, set: values });
 }
 
-export async function copyAttachments(db: DbOrTx, fromMessageId: string, toMessageId: string) {
-  const rows = await db.select().from(attachments).where(eq(attachments.messageId, fromMessageId));
+export async function copyAttachments(db: DbOrTx, fromMessageId: string, toMessageId: string, onlyIds?: string[]) {
+  if (onlyIds?.length === 0) return;
+  const where = onlyIds ? and(eq(attachments.messageId, fromMessageId), inArray(attachments.id, onlyIds)) : eq(attachments.messageId, fromMessageId);
+  const rows = await db.select().from(attachments).where(where);
   if (rows.length === 0) return;
   // Blobs are immutable, so a copy shares them; only the rows are new.
   await db.insert(attachments).values(rows.map(({ id: _id, createdAt: _c, ...rest }) => ({ ...rest, messageId: toMessageId })));

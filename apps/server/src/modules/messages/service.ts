@@ -201,6 +201,10 @@ export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string |
         updatedDate: now,
       });
       await q.insertEvent(tx, { messageId: row.id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'DraftCreated', createdAt: now });
+      // A forward carries the original's attachments it names; ids of any other message are ignored.
+      if (body.originalObjectId && body.attachments?.length) {
+        await q.copyAttachments(tx, body.originalObjectId, row.id, body.attachments.map((a) => a.id));
+      }
     }
     if (body.patient) await savePatientRow(tx, caller, row.id, body.patient);
     return row.id;

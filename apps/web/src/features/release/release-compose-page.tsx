@@ -108,6 +108,7 @@ export function ReleaseComposePage({ mode }: { mode: ReleaseComposeMode }) {
       initial={initial}
       initialDraftId={isDraftMode(mode) ? id : null}
       originalObjectId={isDraftMode(mode) ? (source?.originalObjectId ?? null) : mode === 'new' ? null : id}
+      carried={mode === 'forward' && source ? source.attachments : []}
       returnUrl={safeReturnUrl(params.get('returnUrl'))}
     />
   );
@@ -118,10 +119,12 @@ interface ComposeFormProps {
   initial: ComposeValues;
   initialDraftId: string | null;
   originalObjectId: string | null;
+  // A forward's attachments from the original message, copied onto the draft when it is first saved.
+  carried: { id: string; fileName: string }[];
   returnUrl: string;
 }
 
-function ComposeForm({ mode, initial, initialDraftId, originalObjectId, returnUrl }: ComposeFormProps) {
+function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried, returnUrl }: ComposeFormProps) {
   const navigate = useNavigate();
   const { features } = useSession();
   const canTrack = features.has('AutomatedCarePlans');
@@ -187,6 +190,7 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, returnUr
   const save = async (): Promise<string | null> => {
     if (form.validate().hasErrors) return null;
     const body = toDraftSave(form.values, { isReply, hasFax, canTrack, originalObjectId });
+    if (draftIdRef.current === null && carried.length > 0) body.attachments = carried.map(({ id }) => ({ id }));
     const saved = await saveDraft.mutateAsync({ id: draftIdRef.current, body });
     draftIdRef.current = saved.id;
     setDraftId(saved.id);
@@ -383,7 +387,13 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, returnUr
 
           <Fieldset legend="Attachments">
             <Stack>
-              {draftId !== null ? <AttachmentList messageId={draftId} attachments={attachments} /> : <Text c="dimmed">No attachments added</Text>}
+              {draftId !== null ? (
+                <AttachmentList messageId={draftId} attachments={attachments} />
+              ) : carried.length > 0 ? (
+                <Text size="sm">Forwarded with the original: {carried.map((a) => a.fileName).join(', ')}</Text>
+              ) : (
+                <Text c="dimmed">No attachments added</Text>
+              )}
               <Group>
                 <Button variant="light" onClick={() => setUploadOpen(true)}>
                   Attach a new file

@@ -49,8 +49,8 @@ function Deliveries({ message }: { message: Message }) {
         {rows.map(({ recipient, delivery }) => (
           <Table.Tr key={recipient}>
             <Table.Td>{formatAddress(recipient)}</Table.Td>
-            <Table.Td>
-              <Badge variant="light" style={{ overflow: 'visible' }} miw="fit-content" color={delivery ? statusColor[delivery.status] : 'gray'}>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              <Badge variant="light" color={delivery ? statusColor[delivery.status] : 'gray'}>
                 {delivery?.status ?? message.status}
               </Badge>
             </Table.Td>
