@@ -1,20 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { encode } from 'fast-png';
 import { PDFDocument } from 'pdf-lib';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openPglite, queryRows } from '../apps/server/src/db/client.ts';
-import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { queryRows } from '../apps/server/src/db/client.ts';
 import { workflowHandlers } from '../apps/server/src/platform/workflows/registry.ts';
 import { runOnce } from '../apps/server/src/platform/workflows/runner.ts';
+import { benchApp, PASSWORD } from './bench-app.ts';
 import { compare, measure, type Measurement } from './measure.ts';
 
-const PASSWORD = 'Demo-pass-2026!';
 const SENDS = 10;
 
 // A one-page PDF of about 1 MB: an image of noise, which no compression shrinks.
@@ -31,12 +24,7 @@ async function onePdfMegabyte(): Promise<Uint8Array> {
 // Release: draft save latency, and messages per second sent with a 1 MB PDF through local delivery
 // (send call + the workflow that makes Riverview's copy). Baselines write the same rows with raw SQL.
 export async function releaseBenchmarks(): Promise<string[]> {
-  const handle = openPglite(await PGlite.create());
-  await handle.migrate();
-  await seedDemo(handle.db, { demoPassword: PASSWORD, env: 'development' });
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-bench-')), LOGIN_RATE_LIMIT_PER_MINUTE: '100000' });
-  const app = await buildApp({ config, db: handle.db, logger: false });
-  await app.ready();
+  const { app, handle, config, close } = await benchApp();
   const login = await app.inject({ method: 'POST', url: '/api/account/login', payload: { userName: 'user@lakeside.example.org', password: PASSWORD } });
   const authorization = `Bearer ${login.json<{ accessToken: string }>().accessToken}`;
   const [ids] = await queryRows<{ org: string; user: string; rv: string }>(
@@ -103,7 +91,6 @@ export async function releaseBenchmarks(): Promise<string[]> {
     }),
   );
 
-  await app.close();
-  await handle.close();
+  await close();
   return [compare(draftSave, rawDraft), compare(sendRate, rawDelivery)];
 }

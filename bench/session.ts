@@ -1,27 +1,14 @@
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openPglite, queryRows } from '../apps/server/src/db/client.ts';
-import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { queryRows } from '../apps/server/src/db/client.ts';
 import { hashPassword, verifyPassword } from '../apps/server/src/platform/auth/passwords.ts';
+import { benchApp, PASSWORD } from './bench-app.ts';
 import { compare, measure } from './measure.ts';
-
-const PASSWORD = 'Demo-pass-2026!';
 
 // The cost of being signed in: every request verifies the JWT and looks the session up in the
 // database. Baseline: the same session lookup as raw SQL. Sign-in is dominated by argon2id, so its
 // baseline is one argon2id verification.
 export async function sessionBenchmarks(): Promise<string[]> {
-  const handle = openPglite(await PGlite.create());
-  await handle.migrate();
-  await seedDemo(handle.db, { demoPassword: PASSWORD, env: 'development' });
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-bench-')), LOGIN_RATE_LIMIT_PER_MINUTE: '100000' });
-  const app = await buildApp({ config, db: handle.db, logger: false });
-  await app.ready();
+  const { app, handle, close } = await benchApp();
 
   const login = () => app.inject({ method: 'POST', url: '/api/account/login', payload: { userName: 'user@lakeside.example.org', password: PASSWORD } });
   const { accessToken } = (await login()).json<{ accessToken: string }>();
@@ -50,7 +37,6 @@ export async function sessionBenchmarks(): Promise<string[]> {
   const signIn = await measure('POST /api/account/login', 30, login);
   const argon = await measure('argon2id verify', 30, () => verifyPassword(hash, PASSWORD));
 
-  await app.close();
-  await handle.close();
+  await close();
   return [compare(authOnly, rawLookup), compare(profile, rawLookup), compare(health, select1), compare(signIn, argon)];
 }
