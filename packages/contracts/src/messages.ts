@@ -29,6 +29,13 @@ export const releaseMessages = {
   notADraft: 'Only a draft can be changed.',
 } as const;
 
+// A message's toAddress is semicolon-separated (end-user §3); lists read it as toAddresses.
+export const splitAddresses = (value: string | null | undefined) =>
+  (value ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
 const PATIENT_FIELD_MAX = 35;
 const patientText = z.string().trim().max(PATIENT_FIELD_MAX, releaseMessages.patientFieldTooLong).nullish();
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;

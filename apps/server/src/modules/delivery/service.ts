@@ -1,5 +1,5 @@
 import { parseRecipient, sendModelStateKeys as keys, type RecipientAddress, type SendResult } from '@clinicrelay/contracts/delivery.ts';
-import { isValidIsoDate, releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import { isValidIsoDate, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
@@ -27,7 +27,6 @@ export const SEND_WORKFLOW = 'send-message';
 type Draft = NonNullable<Awaited<ReturnType<typeof messagesQ.findById>>>;
 type ModelState = Record<string, string[]>;
 
-const splitAddresses = (to: string) => to.split(';').map((a) => a.trim()).filter(Boolean);
 
 // end-user §5 "Release send" and "Patient and document rules on save", every problem at once.
 async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: SendKind) {

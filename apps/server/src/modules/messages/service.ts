@@ -1,5 +1,5 @@
 import type { DraftSave, Message, Patient } from '@clinicrelay/contracts/messages.ts';
-import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import { releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -16,7 +16,6 @@ export interface Caller {
 }
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-const splitAddresses = (to: string) => to.split(';').map((a) => a.trim()).filter(Boolean);
 
 // "Last, First": how lists show a patient.
 const patientNameOf = (p: Patient | null | undefined) =>

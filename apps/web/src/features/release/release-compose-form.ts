@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { patient, releaseMessages, type DraftSave, type Message } from '@clinicrelay/contracts/messages.ts';
-import { forwardSubject, fromIsoDate, quoteOriginal, replySubject, splitAddresses, todayIso, toIsoDate } from './release-text.ts';
+import { patient, releaseMessages, splitAddresses, type DraftSave, type Message } from '@clinicrelay/contracts/messages.ts';
+import { forwardSubject, fromIsoDate, quoteOriginal, replySubject, todayIso, toIsoDate } from './release-text.ts';
 
 export type ReleaseComposeMode = 'new' | 'draft' | 'forward' | 'forwardDraft' | 'reply' | 'replyDraft';
 export type Conversion = 'Original' | 'Pdf' | 'Cda';

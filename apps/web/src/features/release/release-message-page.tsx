@@ -1,16 +1,14 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
-import { releaseMessages, type Message } from '@clinicrelay/contracts/messages.ts';
+import { releaseMessages, splitAddresses, type Message } from '@clinicrelay/contracts/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { formatDate, formatDateTime } from '../../components/format.ts';
 import { useDeleteMessage, useReleaseMessage } from './api.ts';
 import { AttachmentList } from './attachment-list.tsx';
-import { formatAddress, splitAddresses } from './release-text.ts';
-
-const statusColor = { Pending: 'yellow', Delivered: 'teal', Failed: 'red' } as const;
+import { deliveryStatusColor, formatAddress } from './release-text.ts';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -50,7 +48,7 @@ function Deliveries({ message }: { message: Message }) {
           <Table.Tr key={recipient}>
             <Table.Td>{formatAddress(recipient)}</Table.Td>
             <Table.Td style={{ whiteSpace: 'nowrap' }}>
-              <Badge variant="light" color={delivery ? statusColor[delivery.status] : 'gray'}>
+              <Badge variant="light" color={delivery ? deliveryStatusColor[delivery.status] : 'gray'}>
                 {delivery?.status ?? message.status}
               </Badge>
             </Table.Td>

@@ -8,10 +8,9 @@ import { ListPage, type ListColumn } from '../../components/list-page.tsx';
 import { useListState } from '../../components/list-state.ts';
 import { MultiValueCell } from '../../components/multi-value-cell.tsx';
 import { useReleaseList, type ReleaseView } from './api.ts';
+import { deliveryStatusColor } from './release-text.ts';
 
 type Row = z.infer<typeof messageListItem>;
-
-const statusColor = { Pending: 'yellow', Delivered: 'teal', Failed: 'red' } as const;
 
 // Per-recipient status: what the sender watches move Pending → Delivered.
 function RecipientStatus({ row }: { row: Row }) {
@@ -22,7 +21,7 @@ function RecipientStatus({ row }: { row: Row }) {
       {row.deliveries.map((d) => (
         <Tooltip key={d.recipient} label={d.reason ?? `${d.status} ${formatDateTime(d.deliveredAt ?? d.updatedAt)}`}>
           <Group gap={4} wrap="nowrap">
-            <Badge size="sm" color={statusColor[d.status]} variant="light">
+            <Badge size="sm" color={deliveryStatusColor[d.status]} variant="light">
               {d.status}
             </Badge>
             <Text size="xs" c="dimmed" truncate maw={220}>

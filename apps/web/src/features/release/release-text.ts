@@ -1,43 +1,23 @@
 import dayjs from 'dayjs';
+import { parseRecipient } from '@clinicrelay/contracts/delivery.ts';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { formatDateTime } from '../../components/format.ts';
 
 // Addresses, dates and subjects of the compose form (end-user §4 "Draft lifecycle", §5 "Release send").
 
-const DIRECT_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
-
-/** The 10 digits of a fax number (punctuation and a leading 1 dropped), or null when it is not one. */
-export function faxDigits(value: string): string | null {
-  const trimmed = value.trim();
-  if (!/^[\d\s().+-]+$/.test(trimmed)) return null;
-  const digits = trimmed.replace(/\D/g, '');
-  if (digits.length === 10) return digits;
-  if (digits.length === 11 && digits.startsWith('1')) return digits.slice(1);
-  return null;
-}
-
-export const isFaxNumber = (value: string) => faxDigits(value) !== null;
-
-export const isDirectAddress = (value: string) => DIRECT_ADDRESS.test(value.trim());
+// The same address rules as the server (contracts): a Direct address or a fax number of 10 digits.
+export const isFaxNumber = (value: string) => parseRecipient(value)?.channel === 'Fax';
 
 /** A To tag as it is stored: fax numbers as their 10 digits, Direct addresses lower-cased; null when invalid. */
-export function normalizeAddress(value: string): string | null {
-  const fax = faxDigits(value);
-  if (fax !== null) return fax;
-  return isDirectAddress(value) ? value.trim().toLowerCase() : null;
-}
+export const normalizeAddress = (value: string): string | null => parseRecipient(value)?.address ?? null;
 
 /** ddd-ddd-dddd for fax numbers; anything else as is. */
 export function formatAddress(value: string): string {
-  const fax = faxDigits(value);
-  return fax === null ? value : `${fax.slice(0, 3)}-${fax.slice(3, 6)}-${fax.slice(6)}`;
+  const parsed = parseRecipient(value);
+  if (parsed?.channel !== 'Fax') return value;
+  const fax = parsed.address;
+  return `${fax.slice(0, 3)}-${fax.slice(3, 6)}-${fax.slice(6)}`;
 }
-
-export const splitAddresses = (value: string | null | undefined) =>
-  (value ?? '')
-    .split(/[;,]/)
-    .map((part) => part.trim())
-    .filter(Boolean);
 
 /** MM/DD/YYYY → YYYY-MM-DD; '' stays ''; null when it is not a real date. */
 export function toIsoDate(value: string): string | null {
@@ -87,3 +67,6 @@ export function formatSize(bytes: number): string {
 export function truncateName(name: string, max = 60): string {
   return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
 }
+
+// One color per delivery status wherever a recipient's status shows.
+export const deliveryStatusColor = { Pending: 'yellow', Delivered: 'teal', Failed: 'red' } as const;
