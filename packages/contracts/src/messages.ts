@@ -27,7 +27,29 @@ export const releaseMessages = {
   discardFailure: 'The message was not discarded successfully.',
   cacheSaved: 'Direct Address Cache has been saved successfully.',
   notADraft: 'Only a draft can be changed.',
+  // Not worded in the spec ("confidentiality required for new and forward messages"); same style as the others.
+  confidentialityRequired: (fileName: string) => `"Confidentiality" is required for file "${fileName}"`,
+  deliverySummaryQueued: 'Your Delivery Summary is being generated. To view the document, go to My Intake.',
+  deliverySummaryFailure: 'The system encountered an error while generating the delivery summary.',
+  // Not in the spec: why a summary cannot be had yet or at all.
+  deliverySummaryNotReady: 'The delivery summary is not ready yet: some recipients are still pending.',
+  deliverySummaryDisabled: 'Delivery summary download is turned off for your organization.',
 } as const;
+
+// end-user §5 "Non-PHI fax", checked on the server at send with the same wording as the modal.
+export const nonPhiFaxMessages = {
+  toRequired: '"To" fax number is required.',
+  subjectRequired: '"Subject" is required.',
+  fromRequired: '"From" fax number is required.',
+  attachmentMissing: 'Missing file attachment.',
+} as const;
+
+// end-user §9: a non-PHI fax's origin is the brand plus '_non-patient'. Brands arrive with the back
+// office; until an organization has one, the product's own name is its brand.
+export const DEFAULT_BRAND_NAME = 'ClinicRelay';
+export const NON_PATIENT_ORIGIN_SUFFIX = '_non-patient';
+export const nonPatientOrigin = (brandName: string) => `${brandName}${NON_PATIENT_ORIGIN_SUFFIX}`;
+export const isNonPatientOrigin = (origin: string | null | undefined) => !!origin?.endsWith(NON_PATIENT_ORIGIN_SUFFIX);
 
 // A message's toAddress is semicolon-separated (end-user §3); lists read it as toAddresses.
 export const splitAddresses = (value: string | null | undefined) =>
@@ -172,6 +194,8 @@ export const draftSave = z.object({
   patient: patient.nullish(),
   // On a new draft: attachments of the original message (originalObjectId) to carry over, as a forward does.
   attachments: z.array(z.object({ id: z.string().uuid() })).max(100).optional(),
+  // On a new draft: a non-PHI fax (no patient); the server sets origin to the brand plus '_non-patient'.
+  isNonPatient: z.boolean().optional(),
 });
 export type DraftSave = z.infer<typeof draftSave>;
 

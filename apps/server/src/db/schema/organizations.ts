@@ -1,4 +1,4 @@
-import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const audit = {
   createdBy: uuid(),
@@ -7,6 +7,14 @@ const audit = {
   modifiedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 };
 export { audit as auditColumns };
+
+// Settings the back office edits and Release reads (fax suppress settings, interoperability).
+export interface OrganizationSettingsColumn {
+  suppressCoverPage?: boolean;
+  suppressMessageBody?: boolean;
+  suppressAttachmentDescriptions?: boolean;
+  deliverySummaryEnableDownload?: boolean;
+}
 
 // The Organization fields of back-office-a §3 that sessions need; the back-office issue adds the rest.
 export const organizations = pgTable('organizations', {
@@ -28,5 +36,6 @@ export const organizations = pgTable('organizations', {
   planId: text(),
   resellerId: uuid(),
   brandId: text(),
+  settings: jsonb().$type<OrganizationSettingsColumn>().notNull().default({}),
   ...audit,
 });
