@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { REPO_ROOT } from './support/constants.ts';
+import { DEMO_PASSWORD, REPO_ROOT } from './support/constants.ts';
 import { expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
@@ -81,13 +81,42 @@ async function expectDelivery(page: Page, recipient: string, status: string) {
     .toContain(status);
 }
 
-test('Lakeside composes a referral with a PDF and a patient, sends it to Riverview, and sees it delivered', async ({ page }) => {
+// The receiving side through the API, as Riverview's Intake client calls it (signs in on its own, outside the browser's session).
+async function riverviewOpensInIntake(baseUrl: string, subject: string) {
+  const login = await fetch(`${baseUrl}/api/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName: 'user@riverview.example.org', password: DEMO_PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+
+  const list = await fetch(`${baseUrl}/api/messages`, { method: 'POST', headers, body: JSON.stringify({ filter: subject }) });
+  expect(list.status).toBe(200);
+  const { items, totalCount } = (await list.json()) as { items: { id: string; subject: string; attachmentCount: number }[]; totalCount: number };
+  expect(totalCount).toBe(1);
+  expect(items[0]).toMatchObject({ subject, fromAddress: 'intake@lakeside.direct.example.org', patientName: 'Alvarez, Maria', attachmentCount: 1 });
+
+  const message = (await (await fetch(`${baseUrl}/api/messages/${items[0]!.id}`, { headers })).json()) as { attachments: { id: string; fileName: string }[] };
+  expect(message.attachments.map((a) => a.fileName)).toEqual(['ud-sample.pdf']);
+  const file = await fetch(`${baseUrl}/api/messages/${items[0]!.id}/attachments/${message.attachments[0]!.id}`, { headers: { authorization: headers.authorization } });
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toContain('application/pdf');
+  expect(Buffer.from(await file.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('%PDF');
+}
+
+// Send, delivery and the receiving side's check: longer than the default journey timeout on a loaded machine.
+test('Lakeside composes a referral with a PDF and a patient, sends it to Riverview, and sees it delivered', { timeout: 60_000 }, async ({ page, baseUrl }) => {
+  // Unique per run, so the Intake search finds this message and no other.
+  const subject = `Cardiology referral for Maria Alvarez ${Date.now().toString(36)}`;
   await openSignIn(page);
   await signIn(page, 'user@lakeside.example.org');
-  await compose(page, ['referrals@riverview.direct.example.org'], 'Cardiology referral for Maria Alvarez');
-  await sendAndOpen(page, 'Cardiology referral for Maria Alvarez');
+  await compose(page, ['referrals@riverview.direct.example.org'], subject);
+  await sendAndOpen(page, subject);
   await expectDelivery(page, 'referrals@riverview.direct.example.org', 'Delivered');
   await page.getByText('Alvarez').first().waitFor();
+  await riverviewOpensInIntake(baseUrl, subject);
 });
 
 test('Lakeside faxes a document to a fax number hosted here and to another Direct domain', async ({ page }) => {

@@ -19,9 +19,14 @@ import type { App, RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { attachmentsRoutes } from './modules/attachments/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { conversationsRoutes } from './modules/conversations/routes.ts';
 import { deliveryRoutes } from './modules/delivery/routes.ts';
+import { deliverySummaryRoutes } from './modules/delivery-summary/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { intakeRoutes } from './modules/intake/routes.ts';
 import { messagesRoutes } from './modules/messages/routes.ts';
+import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 
 export interface AppDeps {
@@ -127,7 +132,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
   deliveryRoutes(app, { db, now });
+  intakeRoutes(app, { db, now });
   attachmentsRoutes(app, { db, now, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
+  organizationSettingsRoutes(app, { db });
+  deliverySummaryRoutes(app, { db, now });
+  conversationsRoutes(app, { db, now });
+  auditRoutes(app, { db });
 
   registerWebApp(app, config.webDistDir);
   return app;

@@ -11,15 +11,23 @@ export type SendResult = z.infer<typeof sendResult>;
 //   fromAddress                        '"From" address is required.' | 'This address is not valid.' (not one of the organization's)
 //   releaseTypeId                      '"Release Type" is required.' (not for reply)
 //   patient | patient.firstName | patient.lastName | patient.birthDate | patient.gender
+//   attachments                        "An attachment's information is invalid." (first key, once, when any
+//                                      attachments.<id>.* problem exists) | non-PHI fax: 'Missing file attachment.'
 //   attachments.<attachmentId>.documentType | attachments.<attachmentId>.documentDate
+//   attachments.<attachmentId>.confidentiality   (send and forward)
+// A non-PHI fax (origin ending '_non-patient') is checked with its own texts: toAddress '"To" fax number
+// is required.', toAddress:<address> (not a fax number), subject '"Subject" is required.', fromAddress
+// '"From" fax number is required.' (missing or not one of the organization's fax numbers), attachments.
 export const sendModelStateKeys = {
   to: 'toAddress',
   invalidTo: (address: string) => `toAddress:${address}`,
   from: 'fromAddress',
+  subject: 'subject',
   releaseType: 'releaseTypeId',
   patient: 'patient',
   patientField: (field: 'firstName' | 'lastName' | 'birthDate' | 'gender') => `patient.${field}`,
-  attachmentField: (attachmentId: string, field: 'documentType' | 'documentDate') => `attachments.${attachmentId}.${field}`,
+  attachments: 'attachments',
+  attachmentField: (attachmentId: string, field: 'documentType' | 'documentDate' | 'confidentiality') => `attachments.${attachmentId}.${field}`,
 } as const;
 
 // The texts delivery writes as a recipient's reason (the sender's per-recipient status).

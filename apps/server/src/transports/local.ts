@@ -25,10 +25,12 @@ export type InboundPatient = Omit<typeof patients.$inferInsert, 'id' | 'messageI
 // What arrives in the receiving organization's Intake.
 export interface InboundCopy {
   organizationId: string;
-  sourceType: 'Direct' | 'Fax';
-  // The sent message and the recipient address it was sent to: together they name one delivery.
+  sourceType: 'Direct' | 'Fax' | 'DeliverySummary';
+  // The sent message and the recipient address it was sent to (the copy's To).
   sentMessageId: string;
   recipient: string;
+  // What names this copy once; by default the sent message and recipient (one copy per delivery).
+  deliveryKey?: string;
   fromAddress: string;
   subject: string;
   body: string;
@@ -55,8 +57,9 @@ const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.first
 // Delivered in the same transaction, so the copy and its record commit together.
 export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { deliveryId?: string; reason?: string } = {}): Promise<string> {
   const now = deps.now();
+  const deliveryKey = copy.deliveryKey ?? `${copy.sentMessageId}:${copy.recipient}`;
   return deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`receive:${copy.sentMessageId}:${copy.recipient}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`receive:${deliveryKey}`}))`);
     const [existing] = await tx
       .select({ id: messages.id })
       .from(messages)
@@ -64,9 +67,7 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
         and(
           eq(messages.organizationId, copy.organizationId),
           eq(messages.direction, 'Inbound'),
-          eq(messages.originalObjectId, copy.sentMessageId),
-          eq(messages.toAddress, copy.recipient),
-          eq(messages.sourceType, copy.sourceType),
+          eq(messages.deliveryKey, deliveryKey),
         ),
       );
     let inboundId = existing?.id;
@@ -91,6 +92,7 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
           patientName: patientNameOf(copy.patient),
           originalObjectId: copy.sentMessageId,
           properties: copy.properties,
+          deliveryKey,
         })
         .returning({ id: messages.id });
       inboundId = row!.id;

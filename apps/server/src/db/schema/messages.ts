@@ -86,9 +86,13 @@ export const messages = pgTable(
     properties: jsonb().$type<FaxProperties>(),
     trackFaxResponses: boolean().notNull().default(false),
     deletedAt: timestamp({ withTimezone: true }),
+    // Inbound copies only: what made this copy (sent message and recipient, or a workflow), so a
+    // delivery retried after a crash finds its copy instead of making a second one.
+    deliveryKey: text(),
   },
   (t) => [
     index('messages_org_list_idx').on(t.organizationId, t.direction, t.isDraft, t.updatedDate),
+    unique('messages_delivery_key_unique').on(t.organizationId, t.deliveryKey),
     index('messages_original_idx').on(t.originalObjectId),
   ],
 );

@@ -22,8 +22,9 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 
 // The demo world of the foundation issue §9; later issues add their own parts (document sources, messages).
 const demoOrganizations: Record<string, OrgSeed> = {
-  lakeside: { name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional' },
-  riverview: { name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional' },
+  lakeside: { name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional', settings: { deliverySummaryEnableDownload: true } },
+  // Riverview suppresses the fax cover page, so its fax defaults differ visibly from Lakeside's.
+  riverview: { name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional', settings: { deliverySummaryEnableDownload: true, suppressCoverPage: true } },
   hillcrest: { name: 'Hillcrest Pediatrics', subdomain: 'hillcrest', isActivated: false, isAcceptedEula: false, isIdProofed: false, planId: 'professional' },
   oakwood: { name: 'Oakwood Clinic', subdomain: 'oakwood', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(400), isIdProofed: true, idProofedAttemptDate: daysAgo(400), cancelledAt: daysAgo(20), subscriptionReference: 'SUB-OAKWOOD-2025-0042', planId: 'professional' },
 };
@@ -97,8 +98,10 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
     const orgIds: Record<string, string> = {};
     for (const [key, org] of Object.entries(demoOrganizations)) {
       await tx.insert(organizations).values(org).onConflictDoNothing({ target: organizations.subdomain });
-      const [row] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, org.subdomain));
+      const [row] = await tx.select({ id: organizations.id, settings: organizations.settings }).from(organizations).where(eq(organizations.subdomain, org.subdomain));
       orgIds[key] = row!.id;
+      // A demo database seeded before settings existed gets them; settings someone changed stay.
+      if (org.settings && Object.keys(row!.settings).length === 0) await tx.update(organizations).set({ settings: org.settings }).where(eq(organizations.id, row!.id));
     }
     for (const source of demoDocumentSources) {
       await tx

@@ -145,9 +145,10 @@ export async function content(deps: AttachmentsDeps, caller: Caller, messageId: 
     userName: caller.session.userName,
     organizationId: caller.organizationId,
     ip,
-    correlationId: attachmentId,
-    details: { messageId },
-  });
+    // The message's id, so the read shows in that message's Activity.
+    correlationId: messageId,
+    details: { attachmentId },
+  }, deps.now());
   if (row.previewStatus === 'NotApplicable') return { kind: 'text', bytes, fileName: row.fileName };
   return { kind: 'pdf', bytes, fileName: withExtension(row.fileName, 'pdf') };
 }

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
-import { addressCache, attachments, deliveries, messages } from '../../db/schema/messages.ts';
+import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
+import { addressCache, attachments, conversations, deliveries, messages } from '../../db/schema/messages.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { createBlobStore, type BlobStore } from '../../platform/blobs/blob-store.ts';
 import { pdfPageCount } from '../../platform/files/renditions.ts';
@@ -52,7 +53,7 @@ describe('Release send and delivery', () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
-  const attachPdf = async (messageId: string, meta: { documentType?: string | null; documentDate?: string | null } = {}) => {
+  const attachPdf = async (messageId: string, meta: { documentType?: string | null; documentDate?: string | null; confidentiality?: 'Normal' | null } | null = {}) => {
     const blob = await blobs.put(samplePdf, { organizationId: orgOf[LAKESIDE_FAX]! });
     const [row] = await db()
       .insert(attachments)
@@ -66,7 +67,7 @@ describe('Release send and delivery', () => {
         currentBlobId: blob.id,
         previewBlobId: blob.id,
         previewStatus: 'Available',
-        meta: { documentType: 'Referral Letter', documentDate: '2026-01-15', documentDateType: 'selected', confidentiality: 'Normal', documentDescription: 'Referral letter', patient: null, ...meta },
+        meta: meta && { documentType: 'Referral Letter', documentDate: '2026-01-15', documentDateType: 'selected', confidentiality: 'Normal', documentDescription: 'Referral letter', patient: null, ...meta },
       })
       .returning();
     return row!;
@@ -137,13 +138,46 @@ describe('Release send and delivery', () => {
       const future = await attachPdf(id, { documentDate: '2999-12-31' });
       const res = await send(id);
       expect(res.statusCode).toBe(400);
+      expect(Object.keys(res.json().modelState)[0]).toBe('attachments');
       expect(res.json().modelState).toEqual({
+        attachments: ["An attachment's information is invalid."],
         'patient.birthDate': ['"Patient Birth Date" must be equal or less than today.'],
         [`attachments.${noMeta.id}.documentType`]: ['"Document Type" is required for file "ud-sample.pdf"'],
         [`attachments.${noMeta.id}.documentDate`]: ['"Document Date" is required for file "ud-sample.pdf"'],
         [`attachments.${future.id}.documentDate`]: ['Document Date must be equal or less than today.'],
       });
       expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json()).toMatchObject({ isDraft: true, status: 'Draft', deliveries: [] });
+    });
+
+    it('asks a new or forwarded message for each attachment’s confidentiality, listing the attachment problem first; a reply does not', async () => {
+      const id = await readyDraft([RIVERVIEW_DIRECT]);
+      const [complete] = await db().select().from(attachments).where(eq(attachments.messageId, id));
+      const missing = await attachPdf(id, { confidentiality: null });
+      await attachPdf(id, null).then((a) => db().update(attachments).set({ isSelected: false }).where(eq(attachments.id, a.id)));
+      const res = await send(id);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        message: 'Please fix the following errors before sending.',
+        modelState: {
+          attachments: ["An attachment's information is invalid."],
+          [`attachments.${missing.id}.confidentiality`]: ['"Confidentiality" is required for file "ud-sample.pdf"'],
+        },
+      });
+      expect(complete!.meta?.confidentiality).toBe('Normal');
+
+      const original = await saveDraft({ subject: 'original' });
+      const forward = await saveDraft({ toAddress: RIVERVIEW_DIRECT, fromAddress: 'intake@lakeside.direct.example.org', releaseTypeId, patient, originalObjectId: original });
+      const noConfidentiality = await attachPdf(forward, { confidentiality: null });
+      const forwarded = await send(forward, LAKESIDE_USER, 'forward');
+      expect(forwarded.statusCode).toBe(400);
+      expect(forwarded.json().modelState).toEqual({
+        attachments: ["An attachment's information is invalid."],
+        [`attachments.${noConfidentiality.id}.confidentiality`]: ['"Confidentiality" is required for file "ud-sample.pdf"'],
+      });
+
+      const reply = await saveDraft({ toAddress: RIVERVIEW_DIRECT, fromAddress: 'intake@lakeside.direct.example.org', originalObjectId: original });
+      await attachPdf(reply, { confidentiality: null });
+      expect((await send(reply, LAKESIDE_USER, 'reply')).statusCode).toBe(200);
     });
 
     it('does not ask a reply for a release type, and forward or reply needs a draft made from a message', async () => {
@@ -298,5 +332,91 @@ describe('Release send and delivery', () => {
     const steps = await db().select().from(workflowSteps).where(eq(workflowSteps.workflowId, claimed!.id));
     expect(Object.fromEntries(steps.map((s) => [s.key, s.attempts]))).toEqual({ [LAKESIDE_FAX]: 1, [RIVERVIEW_FAX]: 2, [EXTERNAL_FAX]: 1, [RIVERVIEW_DIRECT]: 1 });
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json()).toMatchObject({ status: 'Delivered', isReadyForDeliverySummary: true });
+  });
+
+  describe('non-PHI fax', () => {
+    const nonPhiDraft = (extra: object = {}) => saveDraft({ isNonPatient: true, ...extra });
+
+    it('checks only the non-PHI fax rules, with their own texts', async () => {
+      const empty = await nonPhiDraft({ patient });
+      const res = await send(empty);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        message: 'Please fix the following errors before sending.',
+        modelState: {
+          toAddress: ['"To" fax number is required.'],
+          subject: ['"Subject" is required.'],
+          fromAddress: ['"From" fax number is required.'],
+          attachments: ['Missing file attachment.'],
+        },
+      });
+
+      // Only fax numbers go, from one of the organization's own fax numbers.
+      const wrong = await nonPhiDraft({ subject: 'Office hours', toAddress: `${RIVERVIEW_DIRECT}; 503-555-0202; 12345`, fromAddress: 'intake@lakeside.direct.example.org' });
+      await attachPdf(wrong, null);
+      expect((await send(wrong)).json()).toEqual({
+        message: 'Please fix the following errors before sending.',
+        modelState: {
+          [`toAddress:${RIVERVIEW_DIRECT}`]: ['This address is not valid.'],
+          'toAddress:12345': ['This address is not valid.'],
+          fromAddress: ['"From" fax number is required.'],
+        },
+      });
+      // Another organization's fax number is not a From either.
+      expect((await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${wrong}`, { fromAddress: RIVERVIEW_FAX })).statusCode).toBe(200);
+      expect((await send(wrong)).json().modelState.fromAddress).toEqual(['"From" fax number is required.']);
+    });
+
+    it('sends a non-PHI fax without patient, release type or document details, and the sandbox fax provider delivers it', async () => {
+      const id = await nonPhiDraft({ subject: 'Updated office hours', toAddress: '(503) 555-0202', fromAddress: LAKESIDE_FAX, body: 'We are open on Saturdays.', patient });
+      const draft = (await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json();
+      expect(draft).toMatchObject({ origin: 'ClinicRelay_non-patient', patient: null, patientName: null });
+      await attachPdf(id, null);
+      const res = await send(id);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ message: 'The message was sent successfully.', id });
+      await runWorkers();
+
+      const sent = (await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json();
+      expect(sent).toMatchObject({ status: 'Delivered', isDraft: false, trackFaxResponses: false, conversation: null });
+      expect(sent.deliveries).toEqual([expect.objectContaining({ recipient: RIVERVIEW_FAX, channel: 'Fax', status: 'Delivered', reason: deliveryReasons.sandboxFaxDeliveredHere })]);
+      const [copy] = await inboundCopies(id);
+      expect(copy).toMatchObject({ organizationId: orgOf[RIVERVIEW_FAX], sourceType: 'Fax', toAddress: RIVERVIEW_FAX, fromAddress: LAKESIDE_FAX, patientName: null });
+      // Riverview finds it in its Intake list.
+      const intake = (await t.call(RIVERVIEW_USER, 'POST', '/api/messages', { sourceTypes: ['Fax'], filter: LAKESIDE_FAX })).json();
+      expect(intake.items.map((i: { id: string }) => i.id)).toContain(copy!.id);
+    });
+  });
+
+  describe('tracked fax responses', () => {
+    const enableTracking = async (isEnabled: boolean) => {
+      const [feature] = await db().select().from(featureToggles).where(eq(featureToggles.name, 'AutomatedCarePlans'));
+      await db()
+        .insert(organizationFeatures)
+        .values({ featureId: feature!.id, organizationId: orgOf[LAKESIDE_FAX]!, isEnabled })
+        .onConflictDoUpdate({ target: [organizationFeatures.featureId, organizationFeatures.organizationId], set: { isEnabled } });
+    };
+    const sentMessage = async (to: string[]) => {
+      const id = await readyDraft(to, { trackFaxResponses: true });
+      const res = await send(id);
+      expect(res.statusCode, res.body).toBe(200);
+      return (await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json();
+    };
+
+    it('ignores Track Fax Responses while AutomatedCarePlans is off for the organization', async () => {
+      await enableTracking(false);
+      expect(await sentMessage([EXTERNAL_FAX])).toMatchObject({ trackFaxResponses: false, conversation: null });
+    });
+
+    it('opens a Draft referral conversation when the feature is on and a recipient is a fax number, and only then', async () => {
+      await enableTracking(true);
+      const tracked = await sentMessage([RIVERVIEW_DIRECT, EXTERNAL_FAX]);
+      expect(tracked).toMatchObject({ trackFaxResponses: true, conversation: { conversationId: expect.any(String), type: 'Referral', conversationStatus: 'Draft' } });
+      const [conversation] = await db().select().from(conversations).where(eq(conversations.id, tracked.conversation.conversationId));
+      expect(conversation).toMatchObject({ organizationId: orgOf[LAKESIDE_FAX], type: 'Referral', conversationStatus: 'Draft' });
+
+      expect(await sentMessage([RIVERVIEW_DIRECT])).toMatchObject({ trackFaxResponses: false, conversation: null });
+      await enableTracking(false);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
-import { addressCache, deliveries, messages } from '../../db/schema/messages.ts';
+import { addressCache, conversations, deliveries, messages } from '../../db/schema/messages.ts';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -57,4 +57,9 @@ export async function findOrganization(db: DbOrTx, id: string) {
 export async function findUserName(db: DbOrTx, id: string) {
   const [row] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));
   return row ? `${row.firstName} ${row.lastName}` : undefined;
+}
+
+export async function insertConversation(db: DbOrTx, row: typeof conversations.$inferInsert) {
+  const [created] = await db.insert(conversations).values(row).returning({ id: conversations.id });
+  return created!;
 }

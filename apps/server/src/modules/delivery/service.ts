@@ -1,11 +1,12 @@
 import { parseRecipient, sendModelStateKeys as keys, type RecipientAddress, type SendResult } from '@clinicrelay/contracts/delivery.ts';
-import { isValidIsoDate, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
+import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import * as messagesQ from '../messages/queries.ts';
+import { findEnabledFeatures } from '../session/queries.ts';
 import * as q from './queries.ts';
 
 export interface DeliveryDeps {
@@ -27,11 +28,56 @@ export const SEND_WORKFLOW = 'send-message';
 type Draft = NonNullable<Awaited<ReturnType<typeof messagesQ.findById>>>;
 type ModelState = Record<string, string[]>;
 
+const TRACKED_REFERRALS_FEATURE = 'AutomatedCarePlans';
+
+function problemList() {
+  const problems: ModelState = {};
+  const attachmentProblems: ModelState = {};
+  return {
+    add: (key: string, text: string) => (problems[key] ??= []).push(text),
+    addForAttachment: (key: string, text: string) => (attachmentProblems[key] ??= []).push(text),
+    // end-user §5 lists "An attachment's information is invalid." first under the heading, once.
+    throwIfAny: () => {
+      const hasAttachmentProblems = Object.keys(attachmentProblems).length > 0;
+      const all: ModelState = hasAttachmentProblems ? { [keys.attachments]: [releaseMessages.attachmentInvalid], ...problems, ...attachmentProblems } : problems;
+      if (Object.keys(all).length) throw badRequest(releaseMessages.fixErrorsHeading, all);
+    },
+  };
+}
+
+// end-user §5 "Non-PHI fax": fax numbers only, a subject, one of the organization's fax numbers as
+// From and a file; no patient, release type or document rules.
+async function validateNonPhiFax(deps: DeliveryDeps, caller: Caller, draft: Draft) {
+  const { add, throwIfAny } = problemList();
+  const recipients = new Map<string, RecipientAddress>();
+  const typed = splitAddresses(draft.toAddress);
+  if (typed.length === 0) add(keys.to, nonPhiFaxMessages.toRequired);
+  for (const address of typed) {
+    const parsed = parseRecipient(address);
+    if (parsed?.channel === 'Fax') recipients.set(parsed.address, parsed);
+    else add(keys.invalidTo(address), releaseMessages.addressInvalid);
+  }
+  if (!draft.subject.trim()) add(keys.subject, nonPhiFaxMessages.subjectRequired);
+
+  let fromSourceId: string | null = null;
+  const from = draft.fromAddress ? parseRecipient(draft.fromAddress) : null;
+  if (from?.channel === 'Fax') {
+    const sources = await messagesQ.findDocumentSources(deps.db, caller.organizationId);
+    fromSourceId = sources.find((s) => s.type === 'Fax' && s.fullAddress === from.address)?.id ?? null;
+  }
+  if (!fromSourceId) add(keys.from, nonPhiFaxMessages.fromRequired);
+
+  const selected = (await messagesQ.findAttachments(deps.db, [draft.id])).filter((a) => a.isSelected);
+  if (selected.length === 0) add(keys.attachments, nonPhiFaxMessages.attachmentMissing);
+
+  throwIfAny();
+  return { recipients: [...recipients.values()], fromSourceId };
+}
 
 // end-user §5 "Release send" and "Patient and document rules on save", every problem at once.
 async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: SendKind) {
-  const problems: ModelState = {};
-  const add = (key: string, text: string) => (problems[key] ??= []).push(text);
+  if (isNonPatientOrigin(draft.origin)) return validateNonPhiFax(deps, caller, draft);
+  const { add, addForAttachment, throwIfAny } = problemList();
   const today = deps.now().toISOString().slice(0, 10);
 
   const recipients = new Map<string, RecipientAddress>();
@@ -42,6 +88,7 @@ async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: 
     if (parsed) recipients.set(parsed.address, parsed);
     else add(keys.invalidTo(address), releaseMessages.addressInvalid);
   }
+  // Plan-restricted organizations (fax, phone or product-domain recipients only) are checked here once plans arrive with the back office.
 
   // The From must be one of the organization's own document sources (Direct address or fax number).
   let fromSourceId: string | null = null;
@@ -70,14 +117,21 @@ async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: 
 
   const selected = (await messagesQ.findAttachments(deps.db, [draft.id])).filter((a) => a.isSelected);
   for (const a of selected) {
-    if (draft.conversion === 'Cda' && !a.meta?.documentType) add(keys.attachmentField(a.id, 'documentType'), releaseMessages.documentTypeRequired(a.fileName));
+    if (draft.conversion === 'Cda' && !a.meta?.documentType) addForAttachment(keys.attachmentField(a.id, 'documentType'), releaseMessages.documentTypeRequired(a.fileName));
     const date = a.meta?.documentDate;
-    if (!date) add(keys.attachmentField(a.id, 'documentDate'), releaseMessages.documentDateRequired(a.fileName));
-    else if (!isValidIsoDate(date) || date > today) add(keys.attachmentField(a.id, 'documentDate'), releaseMessages.documentDateFuture);
+    if (!date) addForAttachment(keys.attachmentField(a.id, 'documentDate'), releaseMessages.documentDateRequired(a.fileName));
+    else if (!isValidIsoDate(date) || date > today) addForAttachment(keys.attachmentField(a.id, 'documentDate'), releaseMessages.documentDateFuture);
+    if (kind !== 'reply' && !a.meta?.confidentiality) addForAttachment(keys.attachmentField(a.id, 'confidentiality'), releaseMessages.confidentialityRequired(a.fileName));
   }
 
-  if (Object.keys(problems).length) throw badRequest(releaseMessages.fixErrorsHeading, problems);
+  throwIfAny();
   return { recipients: [...recipients.values()], fromSourceId };
+}
+
+// end-user §6: Track Fax Responses applies when AutomatedCarePlans is on and a recipient is a fax number.
+async function tracksFaxResponses(deps: DeliveryDeps, caller: Caller, draft: Draft, recipients: RecipientAddress[]) {
+  if (!draft.trackFaxResponses || !recipients.some((r) => r.channel === 'Fax')) return false;
+  return (await findEnabledFeatures(deps.db, caller.organizationId)).includes(TRACKED_REFERRALS_FEATURE);
 }
 
 // POST /api/messages/{id}/send, /forward, /reply: validates, then commits the sent message, one
@@ -89,10 +143,15 @@ export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string
   // Forward and reply send a draft made from another message.
   if (kind !== 'send' && !draft.originalObjectId) throw notFound();
   const { recipients, fromSourceId } = await validate(deps, caller, draft, kind);
+  const tracked = await tracksFaxResponses(deps, caller, draft, recipients);
 
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
+    // A tracked referral: the conversation the fax responses will join.
+    const conversationId = tracked ? (await q.insertConversation(tx, { organizationId: caller.organizationId, type: 'Referral', conversationStatus: 'Draft', createdAt: now })).id : null;
     const sent = await q.markSent(tx, id, {
+      trackFaxResponses: tracked,
+      ...(conversationId ? { conversationId } : {}),
       status: 'Pending',
       messageDate: now,
       updatedDate: now,

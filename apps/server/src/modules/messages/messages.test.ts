@@ -149,6 +149,16 @@ describe('Release drafts', () => {
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draft.id}`)).json().patient.firstName).toBe('Maria');
   });
 
+  it('saves a non-PHI fax draft with the brand’s non-patient origin and never a patient', async () => {
+    const draft = await newDraft(LAKESIDE_USER, { ...referral, toAddress: '5035550202', isNonPatient: true });
+    expect(draft).toMatchObject({ origin: 'ClinicRelay_non-patient', patient: null, patientName: null, isDraft: true });
+    const saved = await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${draft.id}`, { subject: 'Office hours', patient: referral.patient });
+    expect(saved.json()).toMatchObject({ subject: 'Office hours', origin: 'ClinicRelay_non-patient', patient: null, patientName: null });
+    expect(await t.handle.db.select().from(patients).where(eq(patients.messageId, draft.id))).toEqual([]);
+    // An ordinary draft has no origin.
+    expect((await newDraft()).origin).toBeNull();
+  });
+
   it('refuses a release type of another organization or none at all', async () => {
     const res = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', { releaseTypeId: '00000000-0000-4000-8000-000000000000' });
     expect(res.statusCode).toBe(404);

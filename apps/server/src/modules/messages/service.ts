@@ -1,6 +1,7 @@
 import type { DraftSave, Message, Patient } from '@clinicrelay/contracts/messages.ts';
-import { releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
+import { DEFAULT_BRAND_NAME, isNonPatientOrigin, nonPatientOrigin, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import * as q from './queries.ts';
@@ -52,7 +53,19 @@ export function toAttachmentSummary(a: q.AttachmentRow): Message['attachments'][
   };
 }
 
+// GET /api/messages/{id}: opening a message is a read of its PHI (DESIGN.md "Audit"); details stay
+// empty of PHI. Saves answer with loadMessage and are audited as the changes they are.
 export async function getMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
+  const message = await loadMessage(deps, caller, id);
+  await writeAudit(
+    deps.db,
+    { eventType: 'MessageViewed', userId: caller.session.userId, userName: caller.session.userName, organizationId: caller.organizationId, correlationId: id },
+    deps.now(),
+  );
+  return message;
+}
+
+async function loadMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
   const row = await q.findById(deps.db, caller.organizationId, id);
   if (!row) throw notFound();
   const [patientRow, attachmentRows, deliveryRows, conversation] = await Promise.all([
@@ -187,11 +200,14 @@ export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string |
   const messageId = await deps.db.transaction(async (tx) => {
     let row;
     if (id) {
-      await ownDraft(tx, caller, id);
-      row = await q.update(tx, id, { ...values, updatedDate: now });
+      const draft = await ownDraft(tx, caller, id);
+      // A non-PHI fax never carries a patient, whatever the client sends.
+      const patientName = isNonPatientOrigin(draft.origin) ? undefined : values.patientName;
+      row = await q.update(tx, id, { ...values, patientName, updatedDate: now });
     } else {
       row = await q.insert(tx, {
         ...values,
+        ...(body.isNonPatient ? { origin: nonPatientOrigin(DEFAULT_BRAND_NAME), patientName: null } : {}),
         organizationId: caller.organizationId,
         direction: 'Outbound',
         createdBy: caller.session.userId,
@@ -205,10 +221,10 @@ export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string |
         await q.copyAttachments(tx, body.originalObjectId, row.id, body.attachments.map((a) => a.id));
       }
     }
-    if (body.patient) await savePatientRow(tx, caller, row.id, body.patient);
+    if (body.patient && !isNonPatientOrigin(row.origin)) await savePatientRow(tx, caller, row.id, body.patient);
     return row.id;
   });
-  return getMessage(deps, caller, messageId);
+  return loadMessage(deps, caller, messageId);
 }
 
 // PUT /api/messages/{id}/patient.
@@ -218,7 +234,7 @@ export async function savePatient(deps: MessagesDeps, caller: Caller, id: string
     await savePatientRow(tx, caller, id, p);
     await q.update(tx, id, { patientName: patientNameOf(p), updatedDate: deps.now() });
   });
-  return getMessage(deps, caller, id);
+  return loadMessage(deps, caller, id);
 }
 
 // Drafts go for good; a sent or received message is hidden (its deliveries and audit stay).
@@ -269,7 +285,7 @@ export async function copyMessage(deps: MessagesDeps, caller: Caller, id: string
     await q.insertEvent(tx, { messageId: row.id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'DraftCopied', details: { fromMessageId: id }, createdAt: now });
     return row.id;
   });
-  return getMessage(deps, caller, copyId);
+  return loadMessage(deps, caller, copyId);
 }
 
 export async function documentSourcesOf(deps: MessagesDeps, caller: Caller) {

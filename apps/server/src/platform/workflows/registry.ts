@@ -2,6 +2,8 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { RENDITION_WORKFLOW, renditionWorkflow } from '../../modules/attachments/rendition-workflow.ts';
 import { sendMessageWorkflow } from '../../modules/delivery/send-workflow.ts';
+import { DELIVERY_SUMMARY_WORKFLOW } from '../../modules/delivery-summary/service.ts';
+import { deliverySummaryWorkflow } from '../../modules/delivery-summary/workflow.ts';
 import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { localFaxLine } from '../../transports/local.ts';
@@ -23,5 +25,6 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
   return new Map([
     [RENDITION_WORKFLOW, renditionWorkflow({ blobs })],
     [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax })],
+    [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
   ]);
 }

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { conversation, respondRequest, trackedList, trackedRequest } from '@clinicrelay/contracts/conversations.ts';
+import { idParams } from '@clinicrelay/contracts/messages.ts';
+import type { Role } from '@clinicrelay/contracts/roles.ts';
+import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import type { App } from '../../platform/http.ts';
+import * as service from './service.ts';
+
+const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
+const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
+
+// end-user §7 "Messages": tracked referrals and their outcome.
+export function conversationsRoutes(app: App, deps: service.ConversationsDeps) {
+  const config = { roles: ORG_USERS };
+  const tags = ['conversations'];
+
+  app.route({
+    method: 'POST',
+    url: '/api/conversations/:id/respond',
+    config,
+    schema: { tags, params: idParams, body: respondRequest, response: { 200: conversation } },
+    handler: (request) => service.respond(deps, caller(request), request.params.id, request.body),
+  });
+  app.route({
+    method: 'POST',
+    url: '/api/conversations/tracked',
+    config,
+    schema: { tags, body: trackedRequest, response: { 200: trackedList } },
+    handler: (request) => service.tracked(deps, caller(request), request.body),
+  });
+}

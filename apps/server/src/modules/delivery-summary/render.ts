@@ -1,0 +1,180 @@
+import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+
+export interface DeliverySummaryInput {
+  brandName: string;
+  organizationName: string;
+  subject: string;
+  fromAddress: string | null;
+  sentDate: Date | null;
+  patient: { name: string | null; birthDate: string | null } | null;
+  recipients: { recipient: string; channel: string; status: string; reason: string | null; updatedAt: Date; deliveredAt: Date | null }[];
+  attachments: { fileName: string; documentType: string | null; documentDate: string | null; sizeInBytes: number }[];
+  generatedAt: Date;
+}
+
+// US Letter portrait.
+const PAGE = { width: 612, height: 792 };
+const MARGIN = 36;
+const CONTENT = PAGE.width - 2 * MARGIN;
+const SIZE = 9;
+const LINE = 12;
+const GREY = rgb(0.35, 0.35, 0.35);
+
+// The standard fonts encode WinAnsi only: anything else prints as '?'.
+const printable = (text: string) => text.replace(/\r/g, '').replace(/[^\n\x20-\x7E\xA0-\xFF]/g, '?');
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const viewDate = (d: Date) => `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${d.getUTCFullYear()}`;
+const viewDateTime = (d: Date | null) => (d ? `${viewDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC` : '');
+const isoToView = (iso: string | null) => (iso && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}` : (iso ?? ''));
+
+// end-user §9: file size units B, k, MB.
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} k`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+// Word wrap; a word wider than the column (a long address) is broken by characters.
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
+  const out: string[] = [];
+  for (const paragraph of printable(text).split('\n')) {
+    let line = '';
+    for (let word of paragraph.split(/\s+/).filter(Boolean)) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (fits(candidate)) {
+        line = candidate;
+        continue;
+      }
+      if (line) out.push(line);
+      while (!fits(word)) {
+        let n = word.length - 1;
+        while (n > 1 && !fits(word.slice(0, n))) n--;
+        out.push(word.slice(0, n));
+        word = word.slice(n);
+      }
+      line = word;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+interface Column {
+  title: string;
+  width: number;
+}
+
+function layout(pdf: PDFDocument, font: PDFFont, bold: PDFFont) {
+  let page: PDFPage = pdf.addPage([PAGE.width, PAGE.height]);
+  let y = PAGE.height - MARGIN;
+  const newPage = () => {
+    page = pdf.addPage([PAGE.width, PAGE.height]);
+    y = PAGE.height - MARGIN;
+  };
+  const ensure = (height: number) => {
+    if (y - height < MARGIN + LINE * 2) newPage();
+  };
+  // onBreak draws what a continued table repeats at the top of a new page (its header).
+  const drawRow = (cells: string[], columns: Column[], f: PDFFont, onBreak?: () => void) => {
+    const wrapped = cells.map((c, i) => wrap(c, f, SIZE, columns[i]!.width - 6));
+    const height = Math.max(...wrapped.map((w) => w.length)) * LINE + 4;
+    if (y - height < MARGIN + LINE * 2) {
+      newPage();
+      onBreak?.();
+    }
+    let x = MARGIN;
+    wrapped.forEach((lines, i) => {
+      lines.forEach((line, n) => page.drawText(line, { x: x + 2, y: y - SIZE - n * LINE, size: SIZE, font: f }));
+      x += columns[i]!.width;
+    });
+    y -= height;
+    page.drawLine({ start: { x: MARGIN, y: y + 2 }, end: { x: MARGIN + CONTENT, y: y + 2 }, thickness: 0.5, color: GREY });
+  };
+  return {
+    title(text: string) {
+      page.drawText(printable(text), { x: MARGIN, y: y - 20, size: 20, font: bold });
+      y -= 34;
+    },
+    section(text: string) {
+      ensure(LINE * 3);
+      y -= LINE / 2;
+      page.drawText(printable(text), { x: MARGIN, y: y - 12, size: 12, font: bold });
+      y -= 20;
+    },
+    field(label: string, value: string) {
+      const lines = wrap(value, font, SIZE + 1, CONTENT - 110);
+      ensure(lines.length * LINE);
+      page.drawText(printable(`${label}:`), { x: MARGIN, y: y - SIZE - 1, size: SIZE + 1, font: bold });
+      lines.forEach((line, n) => page.drawText(line, { x: MARGIN + 110, y: y - SIZE - 1 - n * LINE, size: SIZE + 1, font }));
+      y -= lines.length * LINE + 2;
+    },
+    note(text: string) {
+      for (const line of wrap(text, font, SIZE, CONTENT)) {
+        ensure(LINE);
+        page.drawText(line, { x: MARGIN, y: y - SIZE, size: SIZE, font, color: GREY });
+        y -= LINE;
+      }
+    },
+    table(columns: Column[], rows: string[][]) {
+      const header = () => drawRow(columns.map((c) => c.title), columns, bold);
+      ensure(LINE * 4);
+      header();
+      for (const row of rows) drawRow(row, columns, font, header);
+    },
+  };
+}
+
+// The Delivery Summary PDF: what was sent, to whom, and how each delivery went.
+export async function renderDeliverySummary(input: DeliverySummaryInput): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle('Delivery Summary');
+  pdf.setProducer(input.brandName);
+  pdf.setCreationDate(input.generatedAt);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const w = layout(pdf, font, bold);
+
+  w.title('Delivery Summary');
+  w.field('Organization', input.organizationName);
+  w.field('Subject', input.subject);
+  w.field('From', input.fromAddress ?? '');
+  w.field('Sent', viewDateTime(input.sentDate));
+  if (input.patient?.name) w.field('Patient', input.patient.name);
+  if (input.patient?.birthDate) w.field('Birth date', isoToView(input.patient.birthDate));
+
+  w.section('Recipients');
+  w.table(
+    [
+      { title: 'Recipient', width: 170 },
+      { title: 'Channel', width: 45 },
+      { title: 'Status', width: 55 },
+      { title: 'Reason', width: 130 },
+      { title: 'Last update', width: 70 },
+      { title: 'Delivered', width: 70 },
+    ],
+    input.recipients.map((r) => [r.recipient, r.channel, r.status, r.reason ?? '', viewDateTime(r.updatedAt), viewDateTime(r.deliveredAt)]),
+  );
+
+  w.section('Attachments');
+  if (input.attachments.length === 0) w.note('No attachments');
+  else {
+    w.table(
+      [
+        { title: 'File name', width: 250 },
+        { title: 'Document type', width: 140 },
+        { title: 'Document date', width: 80 },
+        { title: 'Size', width: 70 },
+      ],
+      input.attachments.map((a) => [a.fileName, a.documentType ?? '', isoToView(a.documentDate), fileSize(a.sizeInBytes)]),
+    );
+  }
+
+  const pages = pdf.getPages();
+  pages.forEach((page, i) => {
+    const footer = printable(`Generated ${viewDateTime(input.generatedAt)} by ${input.brandName}. Contains protected health information.   Page ${i + 1} of ${pages.length}`);
+    page.drawText(footer, { x: MARGIN, y: MARGIN - 12, size: 7, font, color: GREY });
+  });
+  return pdf.save();
+}
