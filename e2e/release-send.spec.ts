@@ -1,31 +1,11 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO_PASSWORD, REPO_ROOT } from './support/constants.ts';
-import { expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
+import { DEMO_PASSWORD, UD_SAMPLE } from './support/constants.ts';
+import { choose, fillAttachDialog, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // Release end to end: compose with a real PDF, send, and watch each recipient get delivered by the
-// workers of the running server. The fixture is read where it lives, beside the project.
-const UD_SAMPLE = path.resolve(REPO_ROOT, '../shared/fixtures/pdf/ud-sample.pdf');
-
-// Picks an option of a select and waits until the select shows it (options load asynchronously).
-async function choose(page: Page, label: string, option: string) {
-  const select = page.getByRole('combobox', { name: label, exact: true });
-  await expect
-    .poll(
-      async () => {
-        if ((await select.inputValue()) !== option) {
-          await select.click();
-          await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 }).catch(() => page.keyboard.press('Escape'));
-        }
-        return select.inputValue();
-      },
-      { timeout: 10_000, interval: 250 },
-    )
-    .toBe(option);
-}
-
+// workers of the running server.
 async function compose(page: Page, to: string[], subject: string) {
   await page.goto('/release');
   await expectHeading(page, 'Release');
@@ -45,13 +25,7 @@ async function compose(page: Page, to: string[], subject: string) {
   await page.getByRole('textbox', { name: 'Birth date', exact: true }).fill('04/12/1958');
   await choose(page, 'Gender', 'Female');
 
-  await page.getByRole('button', { name: 'Attach a new file' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Attach a new file' });
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'File' }).click()]);
-  await chooser.setFiles(UD_SAMPLE);
-  await dialog.getByRole('combobox', { name: 'Confidentiality' }).click();
-  await page.getByRole('option', { name: 'Normal', exact: true }).click();
-  await dialog.getByRole('radio', { name: 'Today' }).check();
+  const dialog = await fillAttachDialog(page, UD_SAMPLE);
   await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
   await page.getByText('ud-sample.pdf').first().waitFor();
 }

@@ -8,3 +8,6 @@ export const RESULTS_DIR = path.join(E2E_ROOT, 'test-results');
 export const DEMO_PASSWORD = 'Demo-pass-2026!';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
+
+// A real scanned referral of the shared fixtures, read where it lives beside the project.
+export const UD_SAMPLE = path.resolve(REPO_ROOT, '../shared/fixtures/pdf/ud-sample.pdf');

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Response } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_PASSWORD } from './constants.ts';
 
@@ -49,4 +49,34 @@ export async function storedAccessToken(context: BrowserContext, baseUrl: string
   const state = await context.storageState();
   const origin = state.origins.find((o) => o.origin === new URL(baseUrl).origin);
   return origin?.localStorage.find((item) => item.name === ACCESS_TOKEN_KEY)?.value ?? null;
+}
+
+// Picks an option of a select and waits until the select shows it (options load asynchronously).
+export async function choose(page: Page, label: string, option: string) {
+  const select = page.getByRole('combobox', { name: label, exact: true });
+  await expect
+    .poll(
+      async () => {
+        if ((await select.inputValue()) !== option) {
+          await select.click();
+          await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 }).catch(() => page.keyboard.press('Escape'));
+        }
+        return select.inputValue();
+      },
+      { timeout: 10_000, interval: 250 },
+    )
+    .toBe(option);
+}
+
+// Opens 'Attach a new file' and fills it (the file, Normal confidentiality, today's date); the caller
+// clicks Attach, so it can wait for what that click sends.
+export async function fillAttachDialog(page: Page, file: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Attach a new file' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Attach a new file' });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'File' }).click()]);
+  await chooser.setFiles(file);
+  await dialog.getByRole('combobox', { name: 'Confidentiality' }).click();
+  await page.getByRole('option', { name: 'Normal', exact: true }).click();
+  await dialog.getByRole('radio', { name: 'Today' }).check();
+  return dialog;
 }

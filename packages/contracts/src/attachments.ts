@@ -36,6 +36,8 @@ export const attachmentToasts = {
   restored: 'Original attachment restored.',
   restoreFailed: 'Error restoring attachment.',
   timedOut: 'The request timed out. Please try again.',
+  printFailed: 'An error occurred while attempting to print. Please try again.',
+  downloadFailed: 'Unable to download the file.',
 } as const;
 
 // Not in the spec: texts the server answers while a preview is pending or could not be made.

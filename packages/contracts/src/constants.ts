@@ -16,3 +16,8 @@ export const MULTI_VALUE_VISIBLE = 3;
 export const DIALOG_WIDTH_PX = 700;
 export const DEFAULT_DEMO_PASSWORD = 'Demo-pass-2026!';
 export const DATE_FORMAT = 'MM/DD/YYYY';
+// end-user §4 "Attachments": a file answered 202 + Retry-After is fetched again after 0.5 s; a preview
+// being made is checked every 2 s, 15 times at most.
+export const RETRY_AFTER_POLL_MS = 500;
+export const PREVIEW_POLL_MS = 2_000;
+export const PREVIEW_POLL_MAX = 15;

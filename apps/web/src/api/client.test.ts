@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, setAuthFailureHandler } from './client.ts';
+import { ApiError, apiFetch, apiResponse, setAuthFailureHandler } from './client.ts';
 import { readTokens, saveTokens } from './tokens.ts';
 
 interface Call {
@@ -165,5 +165,28 @@ describe('apiFetch errors', () => {
     stubServer({ data: () => json(200, { unexpected: true }) });
     const { featuresResponse } = await import('@clinicrelay/contracts/session.ts');
     await expect(apiFetch('/api/features', { schema: featuresResponse })).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('apiResponse (files)', () => {
+  afterEach(() => setAuthFailureHandler(null));
+
+  it('sends the bearer and the Accept asked for, and hands back the unread Response', async () => {
+    signInExpiringIn(900);
+    const { fetchStub } = stubServer({ data: () => new Response(new Uint8Array([37, 80, 68, 70]), { status: 200, headers: { 'Content-Type': 'application/pdf' } }) });
+    const response = await apiResponse('/api/messages/m/attachments/a', { accept: 'application/pdf' });
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array([37, 80, 68, 70]));
+    const headers = new Headers(fetchStub.mock.calls[0]?.[1]?.headers);
+    expect(headers.get('Accept')).toBe('application/pdf');
+    expect(headers.get('Authorization')).toBe('Bearer current');
+  });
+
+  it('maps a failure to ApiError and reports 401/403 like apiFetch', async () => {
+    signInExpiringIn(900);
+    const handler = vi.fn();
+    setAuthFailureHandler(handler);
+    stubServer({ data: () => json(403, { message: 'You are not authorized to view this resource.' }) });
+    await expect(apiResponse('/api/messages/m/attachments/a')).rejects.toMatchObject({ status: 403, message: 'You are not authorized to view this resource.' });
+    expect(handler).toHaveBeenCalledWith('notAuthorized', expect.any(ApiError));
   });
 });

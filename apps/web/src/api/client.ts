@@ -96,10 +96,26 @@ async function renew(refreshToken: string): Promise<void> {
 
 /** The one typed fetch client: bearer token, renewal, JSON, errors mapped to ApiError. */
 export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
+  const response = await apiResponse(path, options);
+  const data = await readBody(response);
+  if (!options.schema) return data as T;
+  const parsed = options.schema.safeParse(data);
+  if (!parsed.success) {
+    console.error(`Unexpected response shape from ${path}`, parsed.error);
+    throw new ApiError(response.status, { message: messages.serverError });
+  }
+  return parsed.data;
+}
+
+/**
+ * apiFetch for bodies that are not JSON (files): the same bearer, renewal and error mapping, but the
+ * successful Response is handed back unread. `accept` is the Accept header.
+ */
+export async function apiResponse(path: string, options: Omit<ApiFetchOptions<unknown>, 'schema'> & { accept?: string } = {}): Promise<Response> {
   const auth = options.auth ?? true;
   if (auth) await ensureFreshToken();
 
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -119,20 +135,13 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
     throw new ApiError(0, { message: messages.serverError });
   }
 
-  const data = await readBody(response);
   if (!response.ok) {
-    const error = new ApiError(response.status, errorBody(response.status, data));
+    const error = new ApiError(response.status, errorBody(response.status, await readBody(response)));
     const report = options.reportAuthFailure ?? auth;
     if (report && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
     throw error;
   }
-  if (!options.schema) return data as T;
-  const parsed = options.schema.safeParse(data);
-  if (!parsed.success) {
-    console.error(`Unexpected response shape from ${path}`, parsed.error);
-    throw new ApiError(response.status, { message: messages.serverError });
-  }
-  return parsed.data;
+  return response;
 }
 
 function reportAuthFailure(error: ApiError, sentBearer: boolean): void {

@@ -1,3 +1,4 @@
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
@@ -36,6 +37,8 @@ if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => 
 // config (unstubGlobals, restoreMocks).
 afterEach(() => {
   cleanup();
+  // Toasts live in a module-level store: one left from the last test would match this test's text.
+  notifications.clean();
   localStorage.clear();
   sessionStorage.clear();
 });

@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { organizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
 import { supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
+import { respondRequest, type RespondRequest } from '@clinicrelay/contracts/conversations.ts';
 import {
   attachmentMeta,
   cachedAddress,
@@ -12,8 +14,7 @@ import {
   type DraftSave,
   type Message,
 } from '@clinicrelay/contracts/messages.ts';
-import { ApiError, apiFetch, ensureFreshToken } from '../../api/client.ts';
-import { isAccessTokenExpired, readTokens } from '../../api/tokens.ts';
+import { ApiError, apiFetch, apiResponse } from '../../api/client.ts';
 import type { ListState } from '../../components/list-state.ts';
 
 export type ReleaseView = 'all' | 'sent' | 'drafts';
@@ -31,6 +32,7 @@ export const releaseKeys = {
   classifications: () => [...releaseKeys.all, 'classifications'] as const,
   addressCache: () => [...releaseKeys.all, 'addressCache'] as const,
   extensions: () => [...releaseKeys.all, 'extensions'] as const,
+  organizationSettings: () => [...releaseKeys.all, 'organizationSettings'] as const,
 };
 
 // GET /api/messages: empty values are dropped from the query (end-user §5).
@@ -89,6 +91,24 @@ export const useAddressCache = () =>
   useQuery({
     queryKey: releaseKeys.addressCache(),
     queryFn: ({ signal }) => apiFetch('/api/addresscache', { schema: z.array(cachedAddress), signal }),
+  });
+
+/** PUT /api/addresscache: the addresses to keep; the rest leave the cache. */
+export function useSaveAddressCache() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (addresses: string[]) =>
+      apiFetch('/api/addresscache', { method: 'PUT', body: { addresses }, schema: z.array(cachedAddress) }),
+    onSuccess: (saved) => queryClient.setQueryData(releaseKeys.addressCache(), saved),
+  });
+}
+
+/** GET /api/organizationsettings: fax option defaults and whether delivery summaries may be downloaded. */
+export const useOrganizationSettings = () =>
+  useQuery({
+    queryKey: releaseKeys.organizationSettings(),
+    queryFn: ({ signal }) => apiFetch('/api/organizationsettings', { schema: organizationSettings, signal }),
+    staleTime: 5 * 60_000,
   });
 
 // The server's list when it answers, else the contracts' list the server checks uploads against.
@@ -165,31 +185,41 @@ export function useUploadAttachment() {
   });
 }
 
-const RENDITION_POLL_MS = 500;
-const RENDITION_MAX_POLLS = 60;
 
-/**
- * GET /api/messages/{id}/attachments/{attachmentId}: the PDF rendition as a Blob, with the bearer
- * token. While the rendition is being made the server answers 202 + Retry-After; we poll every 0.5 s.
- */
-export async function fetchAttachmentPdf(messageId: string, attachmentId: string): Promise<Blob> {
-  const path = `/api/messages/${encodeURIComponent(messageId)}/attachments/${encodeURIComponent(attachmentId)}`;
-  for (let attempt = 0; attempt < RENDITION_MAX_POLLS; attempt += 1) {
-    await ensureFreshToken();
-    const tokens = readTokens();
-    const headers: Record<string, string> = { Accept: 'application/pdf' };
-    if (!isAccessTokenExpired(tokens) && tokens.accessToken) headers.Authorization = `Bearer ${tokens.accessToken}`;
-    const response = await fetch(path, { headers });
-    if (response.status === 202) {
-      await new Promise((resolve) => setTimeout(resolve, RENDITION_POLL_MS));
-      continue;
-    }
-    if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
-      const text = typeof body?.message === 'string' ? body.message : 'Unable to download the file.';
-      throw new ApiError(response.status, { message: text });
-    }
-    return response.blob();
-  }
-  throw new ApiError(202, { message: 'The document preview is still being prepared. Please try again.' });
+// Content-Disposition: attachment; filename="…" (the server names the file); a fallback otherwise.
+function fileNameOf(response: Response, fallback: string): string {
+  const header = response.headers.get('Content-Disposition') ?? '';
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
+  return match?.[1] ? decodeURIComponent(match[1]) : fallback;
+}
+
+/** GET /api/messages/{id}/deliverysummary: the PDF and its file name; 403 when turned off, 409 when not ready. */
+export async function fetchDeliverySummary(messageId: string): Promise<{ blob: Blob; fileName: string }> {
+  // A 403 here is the organization's setting, not a lost session: no sign-out handling.
+  const response = await apiResponse(`/api/messages/${encodeURIComponent(messageId)}/deliverysummary`, { accept: 'application/pdf', reportAuthFailure: false });
+  return { blob: await response.blob(), fileName: fileNameOf(response, `delivery-summary-${messageId}.pdf`) };
+}
+
+/** POST /api/messages/{id}/deliverysummary/sendtointake: the summary is made in the background. */
+export function useSendDeliverySummaryToIntake() {
+  return useMutation({
+    mutationFn: (messageId: string) =>
+      apiFetch(`/api/messages/${encodeURIComponent(messageId)}/deliverysummary/sendtointake`, {
+        method: 'POST',
+        schema: z.object({ message: z.string() }),
+      }),
+  });
+}
+
+/** POST /api/conversations/{id}/respond: the tracked referral's outcome, chosen once. */
+export function useRespondToReferral() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ conversationId, body }: { conversationId: string; body: RespondRequest }) =>
+      apiFetch(`/api/conversations/${encodeURIComponent(conversationId)}/respond`, { method: 'POST', body: respondRequest.parse(body) }),
+    onSuccess: (_result, { body }) => {
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.message(body.responseToMessageId) });
+      void queryClient.invalidateQueries({ queryKey: releaseKeys.lists() });
+    },
+  });
 }

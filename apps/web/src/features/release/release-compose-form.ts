@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
 import { patient, releaseMessages, splitAddresses, type DraftSave, type Message } from '@clinicrelay/contracts/messages.ts';
 import { forwardSubject, fromIsoDate, quoteOriginal, replySubject, todayIso, toIsoDate } from './release-text.ts';
 
@@ -52,7 +53,18 @@ export const composeSchema = z.object({
 const text = (value: string | null | undefined) => value ?? '';
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
-export function blankValues(releaseTypeId: string | null): ComposeValues {
+export type FaxDefaults = Pick<ComposeValues, 'includeCoverPage' | 'includeMessageBody' | 'includeAttachmentDescriptions'>;
+
+/** A new message's fax options: on unless the organization suppresses them (end-user §9); all on without settings. */
+export function faxDefaults(settings: OrganizationSettings | undefined): FaxDefaults {
+  return {
+    includeCoverPage: !(settings?.suppressCoverPage ?? false),
+    includeMessageBody: !(settings?.suppressMessageBody ?? false),
+    includeAttachmentDescriptions: !(settings?.suppressAttachmentDescriptions ?? false),
+  };
+}
+
+export function blankValues(releaseTypeId: string | null, fax: FaxDefaults = faxDefaults(undefined)): ComposeValues {
   return {
     to: [],
     fromAddress: null,
@@ -62,9 +74,7 @@ export function blankValues(releaseTypeId: string | null): ComposeValues {
     body: '',
     isUrgent: false,
     conversion: 'Original',
-    includeCoverPage: true,
-    includeMessageBody: true,
-    includeAttachmentDescriptions: false,
+    ...fax,
     trackFaxResponses: false,
     patient: patientValues(null),
   };
@@ -95,9 +105,9 @@ export function draftValues(draft: Message): ComposeValues {
 }
 
 /** Forward: 'FW: ' subject, the original quoted, same patient; the recipients are chosen anew. */
-export function forwardValues(original: Message): ComposeValues {
+export function forwardValues(original: Message, fax?: FaxDefaults): ComposeValues {
   return {
-    ...blankValues(original.releaseTypeId),
+    ...blankValues(original.releaseTypeId, fax),
     classificationCode: original.classification?.code ?? null,
     subject: forwardSubject(original.subject),
     body: quoteOriginal(original),
@@ -106,9 +116,9 @@ export function forwardValues(original: Message): ComposeValues {
 }
 
 /** Reply: 'RE: ' subject (FW: stripped), back to the original's sender, the original quoted. */
-export function replyValues(original: Message): ComposeValues {
+export function replyValues(original: Message, fax?: FaxDefaults): ComposeValues {
   return {
-    ...blankValues(null),
+    ...blankValues(null, fax),
     to: original.fromAddress ? [original.fromAddress] : [],
     classificationCode: original.classification?.code ?? null,
     subject: replySubject(original.subject),

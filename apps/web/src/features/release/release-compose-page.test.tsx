@@ -3,58 +3,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { json, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
+import { composeLookups, DRAFT_ID, releaseMessage } from './release-test-fixtures.ts';
 
 const ORIGINAL_ID = '11111111-1111-4111-8111-111111111111';
-const DRAFT_ID = '22222222-2222-4222-8222-222222222222';
-
-function message(overrides: Partial<Message> = {}): Message {
-  return {
-    id: DRAFT_ID,
-    subject: '',
-    fromAddress: null,
-    toAddress: '',
-    body: '',
-    comments: null,
-    messageDate: null,
-    systemReceivedDate: null,
-    createdDate: '2026-11-20T15:00:00Z',
-    updatedDate: '2026-11-20T15:00:00Z',
-    isDraft: true,
-    isProcessed: false,
-    isUrgent: false,
-    origin: null,
-    status: 'Draft',
-    processedType: null,
-    sourceType: null,
-    patient: null,
-    patientName: null,
-    attachments: [],
-    conversation: null,
-    classification: null,
-    reasonForDisclosure: null,
-    originalObjectId: null,
-    releaseTypeId: null,
-    conversion: null,
-    attachments2PDF: false,
-    attachments2CDA: false,
-    isReadyForDeliverySummary: false,
-    properties: null,
-    trackFaxResponses: false,
-    deliveries: [],
-    ...overrides,
-  };
-}
-
-const lookups = {
-  'GET /api/documentsources': () =>
-    json(200, [
-      { id: 's-1', address: { fullAddress: 'records@lakeside.direct.example.org', type: 'Direct' }, status: 1 },
-      { id: 's-2', address: { fullAddress: '5035550100', type: 'Fax' }, status: 1 },
-    ]),
-  'GET /api/releasetypes': () => json(200, []),
-  'GET /api/messages/classifications': () => json(200, [{ code: 'REFERRAL', name: 'Referral' }]),
-  'GET /api/addresscache': () => json(200, []),
-};
+// A new, empty draft unless a test says otherwise.
+const message = (overrides: Partial<Message> = {}): Message =>
+  releaseMessage({ id: DRAFT_ID, subject: '', fromAddress: null, toAddress: '', messageDate: null, isDraft: true, status: 'Draft', isReadyForDeliverySummary: false, ...overrides });
+const lookups = composeLookups;
 
 let uninstall: (() => void) | undefined;
 afterEach(() => uninstall?.());

@@ -20,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSession } from '../../app/session-context.ts';
@@ -32,18 +32,21 @@ import {
   useClassifications,
   useDeleteMessage,
   useDocumentSources,
+  useOrganizationSettings,
   useReleaseMessage,
   useReleaseTypes,
   useSaveDraft,
   useSendMessage,
   type SendAction,
 } from './api.ts';
+import { AddressCacheModal } from './address-cache-modal.tsx';
 import { AttachmentList } from './attachment-list.tsx';
 import { AttachmentUploadModal } from './attachment-upload-modal.tsx';
 import {
   blankValues,
   composeSchema,
   draftValues,
+  faxDefaults,
   forwardValues,
   replyValues,
   toDraftSave,
@@ -74,6 +77,18 @@ const sendActions: Record<ReleaseComposeMode, SendAction> = {
 
 const isDraftMode = (mode: ReleaseComposeMode) => mode === 'draft' || mode === 'forwardDraft' || mode === 'replyDraft';
 
+// Where a message composed here lives once its draft is first saved, so reload and Back find it.
+const draftPaths: Partial<Record<ReleaseComposeMode, string>> = {
+  new: '/release/draft/',
+  forward: '/release/forward/draft/',
+  reply: '/release/reply/draft/',
+};
+
+// Router state of a draft started as a new message: it keeps the new message's leave prompt.
+interface ComposeLocationState {
+  composing?: boolean;
+}
+
 // Only paths inside the app, so a crafted link cannot send the user elsewhere after sending.
 const safeReturnUrl = (value: string | null) => (value && value.startsWith('/') && !value.startsWith('//') ? value : '/release');
 
@@ -82,8 +97,11 @@ export function ReleaseComposePage({ mode }: { mode: ReleaseComposeMode }) {
   const { id = null } = useParams();
   const [params] = useSearchParams();
   const loaded = useReleaseMessage(mode === 'new' ? null : id);
+  const settings = useOrganizationSettings();
 
   if (mode !== 'new' && loaded.isPending) return <Loader aria-label="Loading message" />;
+  // A new message's fax options start from the organization's settings; without them, all on.
+  if (!isDraftMode(mode) && settings.isPending) return <Loader aria-label="Loading message" />;
   if (mode !== 'new' && loaded.error) {
     const notFound = loaded.error instanceof ApiError && loaded.error.status === 404;
     return (
@@ -95,11 +113,12 @@ export function ReleaseComposePage({ mode }: { mode: ReleaseComposeMode }) {
   }
 
   const source = loaded.data ?? null;
+  const fax = faxDefaults(settings.data);
   let initial: ComposeValues;
-  if (source === null) initial = blankValues(params.get('releaseType'));
+  if (source === null) initial = blankValues(params.get('releaseType'), fax);
   else if (isDraftMode(mode)) initial = draftValues(source);
-  else if (mode === 'forward') initial = forwardValues(source);
-  else initial = replyValues(source);
+  else if (mode === 'forward') initial = forwardValues(source, fax);
+  else initial = replyValues(source, fax);
 
   return (
     <ComposeForm
@@ -126,6 +145,7 @@ interface ComposeFormProps {
 
 function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried, returnUrl }: ComposeFormProps) {
   const navigate = useNavigate();
+  const location = useLocation();
   const { features } = useSession();
   const canTrack = features.has('AutomatedCarePlans');
   const action = sendActions[mode];
@@ -138,6 +158,7 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
   const [reviewOpen, setReviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
+  const [cacheOpen, setCacheOpen] = useState(false);
 
   const sources = useDocumentSources();
   const releaseTypes = useReleaseTypes();
@@ -162,9 +183,10 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
   // Send, discard and delete navigate on purpose; only other ways out are asked about.
   const leavingOnPurpose = useRef(false);
   const draftIdRef = useRef(draftId);
+  const composing = mode === 'new' || (mode === 'draft' && (location.state as ComposeLocationState | null)?.composing === true);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      mode === 'new' &&
+      composing &&
       !leavingOnPurpose.current &&
       currentLocation.pathname !== nextLocation.pathname &&
       (draftIdRef.current !== null || form.isDirty()),
@@ -198,9 +220,22 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
     return saved.id;
   };
 
+  /** A draft first saved here moves to its own URL (replacing this one), keeping returnUrl and releaseType. */
+  const adoptDraftUrl = () => {
+    const base = draftPaths[mode];
+    const saved = draftIdRef.current;
+    if (base === undefined || saved === null) return;
+    leavingOnPurpose.current = true;
+    const state: ComposeLocationState = { composing: mode === 'new' };
+    void navigate({ pathname: `${base}${saved}`, search: location.search }, { replace: true, state });
+  };
+
   const saveWithToast = async () => {
     try {
-      if ((await save()) !== null) notifySuccess('The draft was saved successfully.');
+      if ((await save()) !== null) {
+        notifySuccess('The draft was saved successfully.');
+        adoptDraftUrl();
+      }
     } catch (failure) {
       notifyError(errorDetails(failure).message);
     }
@@ -312,6 +347,11 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
             splitChars={[',', ';']}
             acceptValueOnBlur
           />
+          <Group justify="flex-end" mt={-8}>
+            <Button variant="subtle" size="compact-xs" onClick={() => setCacheOpen(true)}>
+              Saved Direct addresses
+            </Button>
+          </Group>
           <SimpleGrid cols={{ base: 1, sm: isReply ? 2 : 3 }}>
             <Select label="From" placeholder="Choose a From address" data={fromOptions} clearable {...form.getInputProps('fromAddress')} />
             {!isReply && (
@@ -388,7 +428,7 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
           <Fieldset legend="Attachments">
             <Stack>
               {draftId !== null ? (
-                <AttachmentList messageId={draftId} attachments={attachments} />
+                <AttachmentList messageId={draftId} attachments={attachments} mode="edit" />
               ) : carried.length > 0 ? (
                 <Text size="sm">Forwarded with the original: {carried.map((a) => a.fileName).join(', ')}</Text>
               ) : (
@@ -422,7 +462,16 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
         successMessage={releaseMessages.draftDeleted}
         onConfirm={deleteDraft}
       />
-      <AttachmentUploadModal opened={uploadOpen} onClose={() => setUploadOpen(false)} ensureDraft={ensureDraft} />
+      <AttachmentUploadModal
+        opened={uploadOpen}
+        onClose={() => {
+          setUploadOpen(false);
+          // After the upload, not during it: moving to the draft's URL remounts this form.
+          adoptDraftUrl();
+        }}
+        ensureDraft={ensureDraft}
+      />
+      <AddressCacheModal opened={cacheOpen} onClose={() => setCacheOpen(false)} />
       <LeavePrompt
         opened={leavePromptOpen}
         onCancel={() => {

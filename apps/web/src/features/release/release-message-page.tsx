@@ -8,6 +8,7 @@ import { errorDetails } from '../../components/error-details.ts';
 import { formatDate, formatDateTime } from '../../components/format.ts';
 import { useDeleteMessage, useReleaseMessage } from './api.ts';
 import { AttachmentList } from './attachment-list.tsx';
+import { ReferralNotice, ReleaseMessageActions } from './release-message-actions.tsx';
 import { deliveryStatusColor, formatAddress } from './release-text.ts';
 
 function Field({ label, value }: { label: string; value: string }) {
@@ -109,11 +110,14 @@ export function ReleaseMessagePage() {
               Forward
             </Button>
           )}
+          <ReleaseMessageActions message={message} />
           <Button variant="default" color="red" onClick={() => setDeleteOpen(true)}>
             Delete
           </Button>
         </Group>
       </Group>
+
+      <ReferralNotice message={message} />
 
       <Card withBorder>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -132,7 +136,7 @@ export function ReleaseMessagePage() {
       <Title order={2} size="h4">
         Attachments
       </Title>
-      <AttachmentList messageId={message.id} attachments={message.attachments} />
+      <AttachmentList messageId={message.id} attachments={message.attachments} mode="view" />
 
       <Title order={2} size="h4">
         Delivery

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
@@ -8,6 +9,7 @@ import { ListPage, type ListColumn } from '../../components/list-page.tsx';
 import { useListState } from '../../components/list-state.ts';
 import { MultiValueCell } from '../../components/multi-value-cell.tsx';
 import { useReleaseList, type ReleaseView } from './api.ts';
+import { NonPhiFaxModal } from './non-phi-fax-modal.tsx';
 import { deliveryStatusColor } from './release-text.ts';
 
 type Row = z.infer<typeof messageListItem>;
@@ -64,6 +66,7 @@ export function ReleasePage() {
   const view = views.find((v) => v.value === params.get('view'))?.value ?? 'all';
   const list = useReleaseList(state, view);
   const { profile } = useSession();
+  const [nonPhiOpen, setNonPhiOpen] = useState(false);
 
   const viewControl = (
     <SegmentedControl
@@ -83,30 +86,46 @@ export function ReleasePage() {
     />
   );
 
+  const notActivated = 'Your organization must be activated before sending messages.';
   return (
-    <ListPage
-      title="Release"
-      columns={columns}
-      query={{ items: list.data?.items, totalCount: list.data?.totalCount, isLoading: list.isLoading, error: list.error }}
-      state={state}
-      onStateChange={setState}
-      dateRange
-      actions={
-        <Group>
-          {viewControl}
-          {profile.orgIsActivated ? (
-            <Button component={Link} to="/release/new">
-              New message
-            </Button>
-          ) : (
-            <Tooltip label="Your organization must be activated before sending messages.">
-              <Button data-disabled aria-disabled onClick={(event) => event.preventDefault()}>
-                New message
-              </Button>
-            </Tooltip>
-          )}
-        </Group>
-      }
-    />
+    <>
+      <ListPage
+        title="Release"
+        columns={columns}
+        query={{ items: list.data?.items, totalCount: list.data?.totalCount, isLoading: list.isLoading, error: list.error }}
+        state={state}
+        onStateChange={setState}
+        dateRange
+        actions={
+          <Group>
+            {viewControl}
+            {profile.orgIsActivated ? (
+              <>
+                <Button variant="default" onClick={() => setNonPhiOpen(true)}>
+                  Send Non-PHI Fax
+                </Button>
+                <Button component={Link} to="/release/new">
+                  New message
+                </Button>
+              </>
+            ) : (
+              <>
+                <Tooltip label={notActivated}>
+                  <Button variant="default" data-disabled aria-disabled onClick={(event) => event.preventDefault()}>
+                    Send Non-PHI Fax
+                  </Button>
+                </Tooltip>
+                <Tooltip label={notActivated}>
+                  <Button data-disabled aria-disabled onClick={(event) => event.preventDefault()}>
+                    New message
+                  </Button>
+                </Tooltip>
+              </>
+            )}
+          </Group>
+        }
+      />
+      <NonPhiFaxModal opened={nonPhiOpen} onClose={() => setNonPhiOpen(false)} />
+    </>
   );
 }

@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { Alert, Code, Group, Loader, Text } from '@mantine/core';
+import type { z } from 'zod';
+import { attachmentToasts, previewMessages } from '@clinicrelay/contracts/attachments.ts';
+import { PREVIEW_POLL_MAX, PREVIEW_POLL_MS } from '@clinicrelay/contracts/constants.ts';
+import type { attachmentSummary } from '@clinicrelay/contracts/messages.ts';
+import { errorDetails } from '../error-details.ts';
+import { notifyError, notifySuccess } from '../notify.ts';
+import { fetchAttachmentPdf, fetchAttachmentText, restoreAttachment, transformAttachment } from './attachment-file.ts';
+import { DocumentViewer, type PdfLoader } from './document-viewer.tsx';
+
+export type AttachmentViewerMode = 'edit' | 'view';
+export type ViewedAttachment = Pick<z.infer<typeof attachmentSummary>, 'id' | 'fileName' | 'previewAvailable' | 'isRestorable'>;
+
+export interface AttachmentViewerProps {
+  messageId: string;
+  attachment: ViewedAttachment;
+  /** edit: rotate, remove, restore, print and download; view: none of them (end-user §2 "Release screens"). */
+  mode: AttachmentViewerMode;
+  /** The attachment changed on the server (pages, restore): the caller refreshes its copy of the message. */
+  onChanged?: () => void;
+  /** While the preview is Processing: asks the caller to fetch the attachment's status again. */
+  onPollStatus?: () => void;
+}
+
+const pdfName = (fileName: string) => `${fileName.replace(/\.[^./\\]+$/, '')}.pdf`;
+
+/** One attachment of a message in the document viewer, by its preview status (end-user §4 "Attachments"). */
+export function AttachmentViewer({ messageId, attachment, mode, onChanged, onPollStatus }: AttachmentViewerProps) {
+  switch (attachment.previewAvailable) {
+    case 'NotApplicable':
+      return <StructuredFile key={attachment.id} messageId={messageId} attachment={attachment} />;
+    case 'Failed':
+      return <Alert color="red">{previewMessages.failed}</Alert>;
+    case 'Processing':
+      return <PreviewProcessing key={attachment.id} onPollStatus={onPollStatus} />;
+    default:
+      return <PdfAttachment key={attachment.id} messageId={messageId} attachment={attachment} mode={mode} onChanged={onChanged} />;
+  }
+}
+
+function PdfAttachment({ messageId, attachment, mode, onChanged }: Omit<AttachmentViewerProps, 'onPollStatus'>) {
+  // Bumped after each change on the server, so the viewer fetches the new rendition.
+  const [version, setVersion] = useState(0);
+  const load = useCallback<PdfLoader>(
+    ({ signal, onProcessing }) => fetchAttachmentPdf(messageId, attachment.id, { signal, onProcessing }),
+    // version is a dependency on purpose: a new loader is what makes the viewer load again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [messageId, attachment.id, version],
+  );
+  const changed = () => {
+    setVersion((v) => v + 1);
+    onChanged?.();
+  };
+  const transform = async (body: { rotations?: { page: number; degrees: number }[]; deletions?: number[] }) => {
+    try {
+      await transformAttachment(messageId, attachment.id, { rotations: body.rotations ?? [], deletions: body.deletions ?? [] });
+      changed();
+    } catch (error) {
+      notifyError(errorDetails(error).message);
+    }
+  };
+  const restore = async () => {
+    try {
+      await restoreAttachment(messageId, attachment.id);
+      notifySuccess(attachmentToasts.restored);
+      changed();
+    } catch {
+      notifyError(attachmentToasts.restoreFailed);
+    }
+  };
+
+  const editing = mode === 'edit';
+  return (
+    <DocumentViewer
+      load={load}
+      fileName={pdfName(attachment.fileName)}
+      onRotatePage={editing ? (page) => transform({ rotations: [{ page, degrees: 90 }] }) : undefined}
+      onRemovePage={editing ? (page) => transform({ deletions: [page] }) : undefined}
+      onRestore={editing ? restore : undefined}
+      canRestore={attachment.isRestorable}
+      print={editing}
+      download={editing}
+    />
+  );
+}
+
+// Structured records (XML, C-CDA, HL7 v2) have no rendition: the file itself, read-only, no tools.
+function StructuredFile({ messageId, attachment }: { messageId: string; attachment: ViewedAttachment }) {
+  const [state, setState] = useState<{ text?: string; error?: string }>({});
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchAttachmentText(messageId, attachment.id, { signal: controller.signal }).then(
+      (text) => setState({ text }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState({ error: errorDetails(error).message });
+      },
+    );
+    return () => controller.abort();
+  }, [messageId, attachment.id]);
+
+  if (state.error) return <Alert color="red">{state.error}</Alert>;
+  if (state.text === undefined) return <Loader size="sm" aria-label="Loading document" />;
+  return (
+    <Code block aria-label={`Contents of ${attachment.fileName}`} style={{ maxHeight: '80vh', overflow: 'auto', whiteSpace: 'pre-wrap' }}>
+      {state.text}
+    </Code>
+  );
+}
+
+function PreviewProcessing({ onPollStatus }: { onPollStatus: (() => void) | undefined }) {
+  const [timedOut, setTimedOut] = useState(false);
+  const poll = useEffectEvent(() => onPollStatus?.());
+  useEffect(() => {
+    let polls = 0;
+    const timer = setInterval(() => {
+      polls += 1;
+      poll();
+      if (polls >= PREVIEW_POLL_MAX) {
+        clearInterval(timer);
+        setTimedOut(true);
+      }
+    }, PREVIEW_POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  if (timedOut) return <Alert color="yellow">{attachmentToasts.timedOut}</Alert>;
+  return (
+    <Group gap="xs">
+      <Loader size="sm" aria-label="Processing" />
+      <Text>Processing</Text>
+      <Text size="sm" c="dimmed">
+        {previewMessages.processing}
+      </Text>
+    </Group>
+  );
+}

@@ -1,0 +1,69 @@
+import type { Message } from '@clinicrelay/contracts/messages.ts';
+import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
+import { json } from '../../app/app-test-harness.tsx';
+
+// Test data of the release area's component tests.
+
+export const MESSAGE_ID = '33333333-3333-4333-8333-333333333333';
+export const DRAFT_ID = '22222222-2222-4222-8222-222222222222';
+
+export function releaseMessage(overrides: Partial<Message> = {}): Message {
+  return {
+    id: MESSAGE_ID,
+    subject: 'Referral for J. Doe',
+    fromAddress: 'records@lakeside.direct.example.org',
+    toAddress: '5035550202',
+    body: '',
+    comments: null,
+    messageDate: '2026-11-20T15:00:00Z',
+    systemReceivedDate: null,
+    createdDate: '2026-11-20T15:00:00Z',
+    updatedDate: '2026-11-20T15:00:00Z',
+    isDraft: false,
+    isProcessed: false,
+    isUrgent: false,
+    origin: null,
+    status: 'Delivered',
+    processedType: null,
+    sourceType: null,
+    patient: null,
+    patientName: null,
+    attachments: [],
+    conversation: null,
+    classification: null,
+    reasonForDisclosure: null,
+    originalObjectId: null,
+    releaseTypeId: null,
+    conversion: null,
+    attachments2PDF: false,
+    attachments2CDA: false,
+    isReadyForDeliverySummary: true,
+    properties: null,
+    trackFaxResponses: false,
+    deliveries: [],
+    ...overrides,
+  };
+}
+
+export function settings(overrides: Partial<OrganizationSettings> = {}): OrganizationSettings {
+  return {
+    brandName: 'ClinicRelay',
+    suppressCoverPage: false,
+    suppressMessageBody: false,
+    suppressAttachmentDescriptions: false,
+    deliverySummaryEnableDownload: true,
+    ...overrides,
+  };
+}
+
+export const composeLookups = {
+  'GET /api/documentsources': () =>
+    json(200, [
+      { id: 's-1', address: { fullAddress: 'records@lakeside.direct.example.org', type: 'Direct' }, status: 1 },
+      { id: 's-2', address: { fullAddress: '5035550100', type: 'Fax' }, status: 1 },
+    ]),
+  'GET /api/releasetypes': () => json(200, []),
+  'GET /api/messages/classifications': () => json(200, [{ code: 'REFERRAL', name: 'Referral' }]),
+  'GET /api/addresscache': () => json(200, []),
+  'GET /api/organizationsettings': () => json(200, settings()),
+};
