@@ -101,4 +101,110 @@ export const intakeListItem = message
     isRead: z.boolean(),
   });
 export type IntakeListItem = z.infer<typeof intakeListItem>;
-export const intakeList = z.object({ items: z.array(intakeListItem), totalCount: z.number().int() });
+// Counts shown beside the list filters; above the cap a count shows as "N+" (end-user §2).
+export const INTAKE_COUNT_CAP = 99;
+export const formatCount = (n: number) => (n > INTAKE_COUNT_CAP ? `${INTAKE_COUNT_CAP}+` : String(n));
+export const intakeCounts = z.object({ all: z.number().int(), unassigned: z.number().int(), assignedToSelf: z.number().int(), unread: z.number().int(), failed: z.number().int() });
+
+export const intakeList = z.object({ items: z.array(intakeListItem), totalCount: z.number().int(), counts: intakeCounts.optional() });
+
+// User-visible texts of Intake (end-user §8), exactly as the spec words them; the ones marked
+// "not in the spec" are this product's own.
+export const intakeMessages = {
+  statusChanged: (status: string) => `The message has been successfully ${status}.`,
+  statusChangeFailed: (status: string) => `Unable to change status to ${status}.`,
+  printFailed: 'An error occurred while attempting to print. Please try again.',
+  exportFailed: 'An error occured while exporting. Please contact support.',
+  exportUnsupported: "Your browser doesn't support exporting. Please try another browser.",
+  downloadFailed: 'Unable to download the file.',
+  reportFailed: (status: number | string) => `Unable to download the report file. Status: ${status}`,
+  openedBy: (fullName: string) => `${fullName} has opened this message.`,
+  alreadyOpenBy: (fullName: string) => `${fullName} currently has this message open.`,
+  // Not in the spec: an empty Intake that is empty because nothing is assigned says so and who can fix it.
+  nothingAssigned: (administrators: string) =>
+    `No Direct addresses, fax numbers or intake rules are assigned to you yet, so no messages reach your Intake. Ask an administrator of your organization (${administrators}) to assign them.`,
+  noMessages: 'There are no messages matching your criteria.',
+  // Not in the spec.
+  triaged: 'The message has been triaged.',
+  triageTargetRequired: 'Choose an address or a user to triage the message to.',
+  replyFromTriage: 'A message opened from Triage cannot be replied to.',
+} as const;
+
+// PUT /api/messages/{id}/process: processed (with how) or back to unprocessed; subject optional rename.
+export const processRequest = z.object({
+  isProcessed: z.boolean(),
+  subject: z.string().trim().max(255).nullish(),
+  processType: z.enum(processedTypes).nullish(),
+});
+
+// Not in the spec as a call: POST /api/messages/{id}/triage moves a message to another of the
+// organization's addresses (document source) or assigns it to one of its users, or both.
+export const triageRequest = z
+  .object({ documentSourceId: z.string().uuid().nullish(), userId: z.string().uuid().nullish() })
+  .refine((v) => !!v.documentSourceId || !!v.userId, intakeMessages.triageTargetRequired);
+
+// GET /api/messages/statistics (Administrator): the organization's Intake at a glance.
+export const intakeStatistics = z.object({
+  received: z.number().int(),
+  unread: z.number().int(),
+  unprocessed: z.number().int(),
+  urgent: z.number().int(),
+  failed: z.number().int(),
+  bySourceType: z.record(z.string(), z.number().int()),
+  // Messages received per day over the last 30 days, oldest first (YYYY-MM-DD).
+  perDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
+});
+
+// GET/PUT /api/users/{id}/documentsources and PUT /api/users/{id}/intakerules (end-user §7).
+export const userDocumentSource = z.object({ organizationId: z.string().uuid(), documentSourceId: z.string().uuid() });
+export const userDocumentSources = z.array(userDocumentSource).max(500);
+export const userIntakeRule = z.object({ organizationId: z.string().uuid(), intakeRuleId: z.string().uuid() });
+export const userIntakeRules = z.array(userIntakeRule).max(500);
+// GET /api/users/{id}/rules and GET /api/intakerules: an intake rule of the organization.
+export const intakeRuleView = z.object({
+  id: z.string(),
+  name: z.string(),
+  toAddress: z.string().nullable(),
+  fromAddress: z.string().nullable(),
+  sourceType: z.enum(intakeSourceTypes).nullable(),
+});
+// Not in the spec: POST /api/intakerules (Administrator) creates one.
+export const intakeRuleCreate = z
+  .object({
+    name: z.string().trim().min(1, 'Name is required.').max(100),
+    toAddress: z.string().trim().toLowerCase().max(256).nullish(),
+    fromAddress: z.string().trim().toLowerCase().max(256).nullish(),
+    sourceType: z.enum(intakeSourceTypes).nullish(),
+  })
+  .refine((v) => !!v.toAddress || !!v.fromAddress || !!v.sourceType, 'A rule needs a To address, a From address or a source type.');
+
+// The realtime hub at /api/hub (WebSocket; the access token is the first message). Client → server:
+export const hubClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('authenticate'), token: z.string().max(4000) }),
+  z.object({ type: z.literal('openMessage'), messageId: z.string().uuid() }),
+  z.object({ type: z.literal('closeMessage'), messageId: z.string().uuid() }),
+]);
+export type HubClientMessage = z.infer<typeof hubClientMessage>;
+// Server → client: presence events carry the message and who; 'sync' asks lists to refresh (every 30 s).
+export const hubPresence = z.object({ messageId: z.string(), userId: z.string(), fullName: z.string() });
+export const hubServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('authenticated') }),
+  hubPresence.extend({ type: z.literal('openMessage') }),
+  hubPresence.extend({ type: z.literal('closeMessage') }),
+  hubPresence.extend({ type: z.literal('messageAlreadyOpened') }),
+  z.object({ type: z.literal('sync') }),
+]);
+export type HubServerMessage = z.infer<typeof hubServerMessage>;
+export const HUB_SYNC_INTERVAL_MS = 30_000;
+
+// PUT .../attachments/{attachmentId}/patient/extract starts it; GET .../patient answers { status, patient }.
+export const extractedPatient = z.object({
+  firstName: z.string().nullable(),
+  middleName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  birthDate: z.string().nullable(),
+  gender: z.enum(['M', 'F', 'UN']).nullable(),
+});
+export const extractionStatus = z.object({ status: z.enum(['Processing', 'Completed', 'Failed']), patient: extractedPatient.nullable() });
+export const EXTRACTION_POLL_MS = 1_000;
+export const EXTRACTION_MAX_POLLS = 10;

@@ -89,10 +89,16 @@ export const messages = pgTable(
     // Inbound copies only: what made this copy (sent message and recipient, or a workflow), so a
     // delivery retried after a crash finds its copy instead of making a second one.
     deliveryKey: text(),
+    // Intake: the user a message is assigned to (triage), whether anyone opened it, and when a
+    // failed message was acknowledged.
+    assignedUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    isRead: boolean().notNull().default(false),
+    failedAcknowledgedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     index('messages_org_list_idx').on(t.organizationId, t.direction, t.isDraft, t.updatedDate),
     unique('messages_delivery_key_unique').on(t.organizationId, t.deliveryKey),
+    index('messages_intake_received_idx').on(t.organizationId, t.direction, t.systemReceivedDate),
     index('messages_original_idx').on(t.originalObjectId),
   ],
 );
