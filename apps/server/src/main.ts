@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo } from './db/seed/demo.ts';
+import { seedDemoMessages } from './db/seed/demo-messages.ts';
+import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 
@@ -12,8 +14,12 @@ async function main() {
   const handle = await openDatabase(config);
   await handle.migrate();
   const seedNow = handle.kind === 'pglite' && config.env !== 'production' && !(await isSeeded(handle.db));
-  if (seedNow) await seedDemo(handle.db, config);
   const now = () => new Date();
+  if (seedNow) {
+    await seedDemo(handle.db, config);
+    // Committed as sends with their workflows queued: the workers started below deliver them.
+    await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
+  }
   const app = await buildApp({ config, db: handle.db, now });
   // Set after listen; a signal during start-up has none to stop.
   let workers: Workers | undefined = undefined;

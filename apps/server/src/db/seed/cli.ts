@@ -1,8 +1,15 @@
 import { loadConfig } from '../../config.ts';
+import { createBlobStore } from '../../platform/blobs/blob-store.ts';
+import type { WorkflowLogger } from '../../platform/workflows/context.ts';
+import { workflowHandlers } from '../../platform/workflows/registry.ts';
+import { runOnce } from '../../platform/workflows/runner.ts';
 import { openDatabase } from '../client.ts';
 import { demoSignInLines, seedDemo } from './demo.ts';
+import { seedDemoMessages } from './demo-messages.ts';
 
-// `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent).
+// `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent),
+// then, since no workers run here, runs the queued workflows so the demo messages are delivered
+// when the command ends.
 const config = loadConfig();
 if (config.env === 'production') {
   console.error('Refusing to seed the demo world in production mode.');
@@ -12,6 +19,21 @@ const handle = await openDatabase(config);
 try {
   await handle.migrate();
   await seedDemo(handle.db, config);
+  const now = () => new Date();
+  const created = await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
+  const logger: WorkflowLogger = {
+    info: () => undefined,
+    warn: (obj, msg) => console.warn(msg, obj),
+    error: (obj, msg) => console.error(msg, obj),
+  };
+  const handlers = workflowHandlers({ config, db: handle.db, now });
+  let ran = 0;
+  for (;;) {
+    const batch = await runOnce({ db: handle.db, handlers, logger, now });
+    if (batch === 0) break;
+    ran += batch;
+  }
+  console.log(`Demo messages: ${created} added; ${ran} queued workflow${ran === 1 ? '' : 's'} run.`);
   console.log(demoSignInLines(config.demoPassword).join('\n'));
 } finally {
   await handle.close();

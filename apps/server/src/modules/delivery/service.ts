@@ -1,6 +1,6 @@
 import { parseRecipient, sendModelStateKeys as keys, type RecipientAddress, type SendResult } from '@clinicrelay/contracts/delivery.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
@@ -134,6 +134,58 @@ async function tracksFaxResponses(deps: DeliveryDeps, caller: Caller, draft: Dra
   return (await findEnabledFeatures(deps.db, caller.organizationId)).includes(TRACKED_REFERRALS_FEATURE);
 }
 
+export interface SendCommit {
+  organizationId: string;
+  userId: string;
+  ip: string | null;
+  messageId: string;
+  kind: SendKind;
+  recipients: RecipientAddress[];
+  fromSourceId: string | null;
+  // A tracked referral: a conversation is opened for the fax responses to join.
+  tracked: boolean;
+  // The sent time: messageDate, and when the deliveries, event and audit entry are recorded.
+  now: Date;
+}
+
+// The commit of a send, in the caller's transaction: the draft turns into the sent message (Pending),
+// one delivery per recipient, the Sent event, the address cache, the send workflow and the audit entry.
+// Throws 409 when the message is no longer a draft. sendMessage uses it after validating; the demo
+// seed uses it to send its demo messages the same way.
+export async function commitSend(tx: DbOrTx, s: SendCommit): Promise<void> {
+  const conversationId = s.tracked ? (await q.insertConversation(tx, { organizationId: s.organizationId, type: 'Referral', conversationStatus: 'Draft', createdAt: s.now })).id : null;
+  const sent = await q.markSent(tx, s.messageId, {
+    trackFaxResponses: s.tracked,
+    ...(conversationId ? { conversationId } : {}),
+    status: 'Pending',
+    messageDate: s.now,
+    updatedDate: s.now,
+    fromDocumentSourceId: s.fromSourceId,
+    isReadyForDeliverySummary: false,
+  });
+  // Another request sent it between the caller's read and now.
+  if (!sent) throw new AppError(409, releaseMessages.notADraft);
+  await q.insertDeliveries(
+    tx,
+    s.recipients.map((r) => ({ messageId: s.messageId, organizationId: s.organizationId, recipient: r.address, channel: r.channel, createdAt: s.now, updatedAt: s.now })),
+  );
+  await messagesQ.insertEvent(tx, {
+    messageId: s.messageId,
+    organizationId: s.organizationId,
+    userId: s.userId,
+    eventType: 'Sent',
+    details: { kind: s.kind, recipients: s.recipients.length },
+    createdAt: s.now,
+  });
+  await q.touchCachedAddresses(tx, s.userId, s.recipients.filter((r) => r.channel === 'Direct').map((r) => r.address), s.now);
+  await enqueue(tx, { type: SEND_WORKFLOW, organizationId: s.organizationId, correlationId: s.messageId, payload: { messageId: s.messageId } });
+  await writeAudit(
+    tx,
+    { eventType: 'MessageSent', userId: s.userId, organizationId: s.organizationId, ip: s.ip, correlationId: s.messageId, details: { kind: s.kind } },
+    s.now,
+  );
+}
+
 // POST /api/messages/{id}/send, /forward, /reply: validates, then commits the sent message, one
 // delivery per recipient and the send workflow together, and answers before anything is delivered.
 export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string, kind: SendKind): Promise<SendResult> {
@@ -146,39 +198,8 @@ export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string
   const tracked = await tracksFaxResponses(deps, caller, draft, recipients);
 
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    // A tracked referral: the conversation the fax responses will join.
-    const conversationId = tracked ? (await q.insertConversation(tx, { organizationId: caller.organizationId, type: 'Referral', conversationStatus: 'Draft', createdAt: now })).id : null;
-    const sent = await q.markSent(tx, id, {
-      trackFaxResponses: tracked,
-      ...(conversationId ? { conversationId } : {}),
-      status: 'Pending',
-      messageDate: now,
-      updatedDate: now,
-      fromDocumentSourceId: fromSourceId,
-      isReadyForDeliverySummary: false,
-    });
-    // Another request sent it between the read above and now.
-    if (!sent) throw new AppError(409, releaseMessages.notADraft);
-    await q.insertDeliveries(
-      tx,
-      recipients.map((r) => ({ messageId: id, organizationId: caller.organizationId, recipient: r.address, channel: r.channel, createdAt: now, updatedAt: now })),
-    );
-    await messagesQ.insertEvent(tx, {
-      messageId: id,
-      organizationId: caller.organizationId,
-      userId: caller.session.userId,
-      eventType: 'Sent',
-      details: { kind, recipients: recipients.length },
-      createdAt: now,
-    });
-    await q.touchCachedAddresses(tx, caller.session.userId, recipients.filter((r) => r.channel === 'Direct').map((r) => r.address), now);
-    await enqueue(tx, { type: SEND_WORKFLOW, organizationId: caller.organizationId, correlationId: id, payload: { messageId: id } });
-    await writeAudit(
-      tx,
-      { eventType: 'MessageSent', userId: caller.session.userId, organizationId: caller.organizationId, ip: caller.ip ?? null, correlationId: id, details: { kind } },
-      now,
-    );
-  });
+  await deps.db.transaction((tx) =>
+    commitSend(tx, { organizationId: caller.organizationId, userId: caller.session.userId, ip: caller.ip ?? null, messageId: id, kind, recipients, fromSourceId, tracked, now }),
+  );
   return { message: releaseMessages.sendSuccess, id };
 }
