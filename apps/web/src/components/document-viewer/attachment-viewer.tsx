@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { attachmentToasts, previewMessages } from '@clinicrelay/contracts/attachments.ts';
 import { PREVIEW_POLL_MAX, PREVIEW_POLL_MS } from '@clinicrelay/contracts/constants.ts';
 import type { attachmentSummary } from '@clinicrelay/contracts/messages.ts';
+import { StructuredFileTabs, isXmlFileName } from '../cda-explorer/structured-file-tabs.tsx';
 import { errorDetails } from '../error-details.ts';
 import { notifyError, notifySuccess } from '../notify.ts';
 import { fetchAttachmentPdf, fetchAttachmentText, restoreAttachment, transformAttachment } from './attachment-file.ts';
@@ -101,11 +102,13 @@ function StructuredFile({ messageId, attachment }: { messageId: string; attachme
 
   if (state.error) return <Alert color="red">{state.error}</Alert>;
   if (state.text === undefined) return <Loader size="sm" aria-label="Loading document" />;
-  return (
+  const preview = (
     <Code block aria-label={`Contents of ${attachment.fileName}`} style={{ maxHeight: '80vh', overflow: 'auto', whiteSpace: 'pre-wrap' }}>
       {state.text}
     </Code>
   );
+  if (!isXmlFileName(attachment.fileName)) return preview;
+  return <StructuredFileTabs xml={state.text} fileName={attachment.fileName} preview={preview} />;
 }
 
 function PreviewProcessing({ onPollStatus }: { onPollStatus: (() => void) | undefined }) {
