@@ -13,6 +13,7 @@ import { messages } from '@clinicrelay/contracts/errors.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerGuard } from './platform/auth/guard.ts';
+import { registerHub } from './platform/realtime/hub.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { AppError, registerErrorHandling } from './platform/errors.ts';
 import type { App, RouteRoles } from './platform/http.ts';
@@ -27,6 +28,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { intakeRoutes } from './modules/intake/routes.ts';
 import { messagesRoutes } from './modules/messages/routes.ts';
 import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
+import { registerPresence } from './modules/presence/service.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 
 export interface AppDeps {
@@ -138,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliverySummaryRoutes(app, { db, now });
   conversationsRoutes(app, { db, now });
   auditRoutes(app, { db });
+  registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);
   return app;
