@@ -24,6 +24,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { conversationsRoutes } from './modules/conversations/routes.ts';
 import { deliveryRoutes } from './modules/delivery/routes.ts';
 import { deliverySummaryRoutes } from './modules/delivery-summary/routes.ts';
+import { extractionRoutes } from './modules/extraction/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { intakeRoutes } from './modules/intake/routes.ts';
 import { messagesRoutes } from './modules/messages/routes.ts';
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliveryRoutes(app, { db, now });
   intakeRoutes(app, { db, now });
   attachmentsRoutes(app, { db, now, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
+  extractionRoutes(app, { db, now });
   organizationSettingsRoutes(app, { db });
   deliverySummaryRoutes(app, { db, now });
   conversationsRoutes(app, { db, now });

@@ -4,6 +4,7 @@ import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo } from './db/seed/demo.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
+import { terminateOcr } from './modules/extraction/ocr.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 
@@ -27,6 +28,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await workers?.stop();
+    await terminateOcr();
     await handle.close();
     process.exit(0);
   };

@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config.ts';
+import { terminateOcr } from '../../modules/extraction/ocr.ts';
 import { createBlobStore } from '../../platform/blobs/blob-store.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
@@ -36,5 +37,7 @@ try {
   console.log(`Demo messages: ${created} added; ${ran} queued workflow${ran === 1 ? '' : 's'} run.`);
   console.log(demoSignInLines(config.demoPassword).join('\n'));
 } finally {
+  // A drained extraction may have started the OCR worker; it would keep the command alive.
+  await terminateOcr();
   await handle.close();
 }

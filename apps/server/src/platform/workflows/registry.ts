@@ -5,6 +5,8 @@ import { sendMessageWorkflow } from '../../modules/delivery/send-workflow.ts';
 import { DELIVERY_SUMMARY_WORKFLOW } from '../../modules/delivery-summary/service.ts';
 import { deliverySummaryWorkflow } from '../../modules/delivery-summary/workflow.ts';
 import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
+import { tesseractOcr } from '../../modules/extraction/ocr.ts';
+import { EXTRACTION_WORKFLOW, extractionWorkflow } from '../../modules/extraction/workflow.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { createBlobStore } from '../blobs/blob-store.ts';
@@ -26,5 +28,6 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [RENDITION_WORKFLOW, renditionWorkflow({ blobs })],
     [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax })],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
+    [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, ocr: tesseractOcr })],
   ]);
 }
