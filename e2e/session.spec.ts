@@ -140,7 +140,8 @@ test('an organization user has no API documentation link and the docs refuse the
 
 // Last in this file: it locks user@riverview for 10 minutes, so no journey may use that account afterwards.
 test('three wrong passwords lock the account', async ({ page }) => {
-  const userName = 'user@riverview.example.org';
+  // Locked for 10 minutes: a user no other journey signs in as after this file's landing journey.
+  const userName = 'user@oakwood.example.org';
   await openSignIn(page);
 
   for (const attempt of [1, 2]) {
