@@ -31,6 +31,7 @@ import { messagesRoutes } from './modules/messages/routes.ts';
 import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
 import { registerPresence } from './modules/presence/service.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   messagesRoutes(app, { db, now });
   deliveryRoutes(app, { db, now });
   intakeRoutes(app, { db, now });
+  usersRoutes(app, { db, now });
   attachmentsRoutes(app, { db, now, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
   extractionRoutes(app, { db, now });
   organizationSettingsRoutes(app, { db });

@@ -27,7 +27,10 @@ export const INTAKE_DEFAULT_DAYS = 30;
 
 // A filter rule (end-user §3): toAddress, fromAddress, sourceType. POST /api/messages carries the
 // rules JSON-stringified in `rules`.
+// POST /api/intake (UseOptimizedIntake) may send a rule as only its id: one of the organization's
+// intake_rules; an id the organization does not have matches nothing.
 export const intakeRule = z.object({
+  id: z.string().uuid().nullish(),
   toAddress: z.string().trim().toLowerCase().max(256).nullish(),
   fromAddress: z.string().trim().toLowerCase().max(256).nullish(),
   sourceType: z.enum(intakeSourceTypes).nullish(),
@@ -106,7 +109,16 @@ export const INTAKE_COUNT_CAP = 99;
 export const formatCount = (n: number) => (n > INTAKE_COUNT_CAP ? `${INTAKE_COUNT_CAP}+` : String(n));
 export const intakeCounts = z.object({ all: z.number().int(), unassigned: z.number().int(), assignedToSelf: z.number().int(), unread: z.number().int(), failed: z.number().int() });
 
-export const intakeList = z.object({ items: z.array(intakeListItem), totalCount: z.number().int(), counts: intakeCounts.optional() });
+// counts: within the date range and what the caller may see, each capped at INTAKE_COUNT_CAP + 1.
+// nothingAssigned: a User with no document source, rule or assigned message; administrators names who
+// can fix that (not in the spec: the empty Intake says why it is empty).
+export const intakeList = z.object({
+  items: z.array(intakeListItem),
+  totalCount: z.number().int(),
+  counts: intakeCounts.optional(),
+  nothingAssigned: z.boolean().optional(),
+  administrators: z.array(z.string()).optional(),
+});
 
 // User-visible texts of Intake (end-user §8), exactly as the spec words them; the ones marked
 // "not in the spec" are this product's own.
@@ -128,6 +140,12 @@ export const intakeMessages = {
   triaged: 'The message has been triaged.',
   triageTargetRequired: 'Choose an address or a user to triage the message to.',
   replyFromTriage: 'A message opened from Triage cannot be replied to.',
+  // Not in the spec: assignments (PUT /api/users/{id}/documentsources and /intakerules) and triage.
+  assignmentOrganization: 'Assignments can only be made in your current organization.',
+  documentSourceNotInOrganization: "The address is not one of the organization's Direct addresses or fax numbers.",
+  intakeRuleNotInOrganization: "The intake rule is not one of the organization's rules.",
+  userNotInOrganization: 'The user is not a member of the organization.',
+  intakeRuleDeleted: 'The intake rule has been deleted.',
 } as const;
 
 // PUT /api/messages/{id}/process: processed (with how) or back to unprocessed; subject optional rename.
@@ -137,13 +155,18 @@ export const processRequest = z.object({
   processType: z.enum(processedTypes).nullish(),
 });
 
+// PUT /api/messages/{id}/read (response not shown): the message's read state as the list shows it.
+// Marking read changes the status text Received to Read, which lists and filters count as Received.
+export const readResult = z.object({ id: z.string(), isRead: z.boolean(), status: z.string(), statusNumber: z.number().int() });
+
 // Not in the spec as a call: POST /api/messages/{id}/triage moves a message to another of the
 // organization's addresses (document source) or assigns it to one of its users, or both.
 export const triageRequest = z
   .object({ documentSourceId: z.string().uuid().nullish(), userId: z.string().uuid().nullish() })
   .refine((v) => !!v.documentSourceId || !!v.userId, intakeMessages.triageTargetRequired);
 
-// GET /api/messages/statistics (Administrator): the organization's Intake at a glance.
+// GET /api/messages/statistics (Administrator): the organization's Intake at a glance. Every figure
+// covers the messages received over the same 30 days as perDay (today and the 29 days before, UTC).
 export const intakeStatistics = z.object({
   received: z.number().int(),
   unread: z.number().int(),
@@ -154,6 +177,34 @@ export const intakeStatistics = z.object({
   // Messages received per day over the last 30 days, oldest first (YYYY-MM-DD).
   perDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
 });
+
+// GET /api/messages/eventsreport (Administrator): CSV of the organization's message events, newest
+// first. start and end are dates (YYYY-MM-DD, end inclusive) or ISO instants; eventTypes comma-separated.
+export const EVENTS_REPORT_PAGE_SIZE = 10_000;
+const reportInstant = z
+  .string()
+  .trim()
+  .max(40)
+  .optional()
+  .refine((v) => !v || (/^\d{4}-\d{2}-\d{2}$/.test(v) ? isValidIsoDate(v) : !Number.isNaN(Date.parse(v))), 'Date is invalid.');
+export const eventsReportQuery = z.object({
+  pageSize: z.coerce.number().int().min(1).max(EVENTS_REPORT_PAGE_SIZE).default(EVENTS_REPORT_PAGE_SIZE),
+  start: reportInstant,
+  end: reportInstant,
+  eventTypes: z.string().trim().max(1000).optional(),
+});
+export const EVENTS_REPORT_COLUMNS = ['Date (UTC)', 'Event Type', 'User', 'Subject', 'From', 'To'] as const;
+
+// PUT /api/failedmessages/{id}/acknowledge and POST /api/failedmessages/acknowledgeall (response not
+// shown): how many failed messages were acknowledged now. A failed message is an inbound message with
+// status Failed that the caller may see; acknowledged ones leave the counts' `failed`.
+export const failedAcknowledged = z.object({ acknowledged: z.number().int() });
+
+// GET /api/events (response shape not shown): the caller's notifications, the 20 newest message events
+// of messages the caller may see in the current organization.
+export const EVENTS_LIMIT = 20;
+export const intakeEvent = z.object({ id: z.string(), type: z.string(), messageId: z.string(), subject: z.string(), createdOn: z.string() });
+export const intakeEvents = z.array(intakeEvent);
 
 // GET/PUT /api/users/{id}/documentsources and PUT /api/users/{id}/intakerules (end-user §7).
 export const userDocumentSource = z.object({ organizationId: z.string().uuid(), documentSourceId: z.string().uuid() });
@@ -168,7 +219,8 @@ export const intakeRuleView = z.object({
   fromAddress: z.string().nullable(),
   sourceType: z.enum(intakeSourceTypes).nullable(),
 });
-// Not in the spec: POST /api/intakerules (Administrator) creates one.
+// Not in the spec: GET /api/intakerules (the organization's rules), POST /api/intakerules
+// (Administrator) creates one, DELETE /api/intakerules/{id} (Administrator) removes it and its assignments.
 export const intakeRuleCreate = z
   .object({
     name: z.string().trim().min(1, 'Name is required.').max(100),

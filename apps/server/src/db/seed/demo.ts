@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { documentSources } from '../schema/document-sources.ts';
 import { featureToggles } from '../schema/features.ts';
+import { userDocumentSources } from '../schema/intake.ts';
 import { documentTypes, releaseTypes } from '../schema/messages.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
 import { organizations } from '../schema/organizations.ts';
@@ -49,6 +50,15 @@ const demoDocumentSources: { org: string; type: 'Direct' | 'Fax'; fullAddress: s
   { org: 'lakeside', type: 'Fax', fullAddress: '5035550101' },
   { org: 'riverview', type: 'Direct', fullAddress: 'referrals@riverview.direct.example.org' },
   { org: 'riverview', type: 'Fax', fullAddress: '5035550202' },
+];
+
+// Who receives which address in Intake. Lakeside's fax number is left to its Administrators, so the demo
+// shows that assignments matter; multi@example.org has nothing in Riverview (the "nothing assigned" Intake)
+// and Lakeside's fax number in Lakeside.
+const demoAssignments: { userName: string; org: string; fullAddress: string }[] = [
+  { userName: 'user@riverview.example.org', org: 'riverview', fullAddress: 'referrals@riverview.direct.example.org' },
+  { userName: 'user@lakeside.example.org', org: 'lakeside', fullAddress: 'intake@lakeside.direct.example.org' },
+  { userName: 'multi@example.org', org: 'lakeside', fullAddress: '5035550101' },
 ];
 
 // System release types (no organization) offered to every organization.
@@ -132,6 +142,13 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
         await tx.insert(memberships).values({ userId, organizationId: orgIds[m.org]!, role: m.role, primaryJobFunctionId: m.role === 'Administrator' ? 6 : 2 }).onConflictDoNothing();
       }
       await tx.insert(userPreferences).values({ userId }).onConflictDoNothing();
+    }
+    for (const a of demoAssignments) {
+      const [source] = await tx.select({ id: documentSources.id }).from(documentSources).where(eq(documentSources.fullAddress, a.fullAddress));
+      await tx
+        .insert(userDocumentSources)
+        .values({ userId: userIds[a.userName]!, organizationId: orgIds[a.org]!, documentSourceId: source!.id })
+        .onConflictDoNothing();
     }
     await tx.insert(networks).values({ name: 'Northwest Health Network' }).onConflictDoNothing({ target: networks.name });
     const [network] = await tx.select({ id: networks.id }).from(networks).where(eq(networks.name, 'Northwest Health Network'));

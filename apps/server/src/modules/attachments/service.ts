@@ -15,6 +15,7 @@ import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { detectFileType } from '../../platform/files/file-types.ts';
 import { transformPdf } from '../../platform/files/renditions.ts';
+import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { toAttachmentSummary, type Caller } from '../messages/service.ts';
 import { enqueueRendition, RENDITION_WORKFLOW } from './rendition-workflow.ts';
@@ -55,7 +56,7 @@ function toMeta(input: AttachmentMetaInput | null | undefined): AttachmentMeta |
 }
 
 async function messageOf(db: DbOrTx, caller: Caller, messageId: string) {
-  const message = await messagesQ.findById(db, caller.organizationId, messageId);
+  const message = await messagesQ.findById(db, caller.organizationId, messageId, messageVisibleTo(viewerOf(caller)));
   if (!message) throw notFound();
   return message;
 }

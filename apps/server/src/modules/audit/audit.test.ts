@@ -51,6 +51,12 @@ describe('Message activity', () => {
         { eventType: 'AttachmentViewed', name: 'Attachment Viewed' },
         { eventType: 'DeliverySummaryDownloaded', name: 'Delivery Summary Downloaded' },
         { eventType: 'ReferralOutcome', name: 'Referral Outcome Chosen' },
+        { eventType: 'MessageRead', name: 'Message Read' },
+        { eventType: 'MessageProcessed', name: 'Message Processed' },
+        { eventType: 'MessageUnprocessed', name: 'Message Unprocessed' },
+        { eventType: 'MessageTriaged', name: 'Message Triaged' },
+        { eventType: 'MessageDeleted', name: 'Message Deleted' },
+        { eventType: 'FailedMessageAcknowledged', name: 'Failed Message Acknowledged' },
       ]),
     );
     expect((await t.call(LAKESIDE_USER, 'GET', '/api/audit/types')).statusCode).toBe(403);

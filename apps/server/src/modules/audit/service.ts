@@ -24,6 +24,12 @@ export const messageEventTypes: z.infer<typeof auditType>[] = [
   { eventType: 'DeliverySummaryDownloaded', name: 'Delivery Summary Downloaded' },
   { eventType: 'DeliverySummaryRequested', name: 'Delivery Summary Sent to Intake' },
   { eventType: 'ReferralOutcome', name: 'Referral Outcome Chosen' },
+  { eventType: 'MessageRead', name: 'Message Read' },
+  { eventType: 'MessageProcessed', name: 'Message Processed' },
+  { eventType: 'MessageUnprocessed', name: 'Message Unprocessed' },
+  { eventType: 'MessageTriaged', name: 'Message Triaged' },
+  { eventType: 'MessageDeleted', name: 'Message Deleted' },
+  { eventType: 'FailedMessageAcknowledged', name: 'Failed Message Acknowledged' },
 ];
 
 // "A,B, C" → ['A', 'B', 'C']; nothing named means every type.

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
+import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
 import * as q from './queries.ts';
 
@@ -36,7 +37,7 @@ export function toConversation(row: q.ConversationRow): Conversation {
 export async function respond(deps: ConversationsDeps, caller: Caller, id: string, body: RespondRequest): Promise<Conversation> {
   const conversation = await q.findById(deps.db, caller.organizationId, id);
   if (!conversation) throw notFound();
-  const message = await messagesQ.findById(deps.db, caller.organizationId, body.responseToMessageId);
+  const message = await messagesQ.findById(deps.db, caller.organizationId, body.responseToMessageId, messageVisibleTo(viewerOf(caller)));
   if (!message || message.conversationId !== id) throw notFound();
   const now = deps.now();
   const updated = await deps.db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { parseRecipient, sendModelStateKeys as keys, type RecipientAddress, type SendResult } from '@clinicrelay/contracts/delivery.ts';
+import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
@@ -194,6 +195,10 @@ export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string
   if (!draft.isDraft) throw new AppError(409, releaseMessages.notADraft);
   // Forward and reply send a draft made from another message.
   if (kind !== 'send' && !draft.originalObjectId) throw notFound();
+  // Intake: a message opened from Triage cannot be replied to.
+  if (kind === 'reply' && (await messagesQ.findById(deps.db, caller.organizationId, draft.originalObjectId!))?.sourceType === 'Triage') {
+    throw badRequest(intakeMessages.replyFromTriage);
+  }
   const { recipients, fromSourceId } = await validate(deps, caller, draft, kind);
   const tracked = await tracksFaxResponses(deps, caller, draft, recipients);
 

@@ -4,6 +4,7 @@ import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import * as attachmentsQ from '../attachments/queries.ts';
+import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
 import type { Caller } from '../messages/service.ts';
 import { findEnabledFeatures } from '../session/queries.ts';
@@ -33,9 +34,9 @@ async function requireFeature(db: DbOrTx, caller: Caller) {
   if (!(await findEnabledFeatures(db, caller.organizationId)).includes(PATIENT_EXTRACTION_FEATURE)) throw new AppError(404, extractionMessages.notEnabled);
 }
 
-// The attachment of one of the caller's organization's messages; anything else does not exist.
+// The attachment of a message the caller may see (Intake visibility); anything else does not exist.
 async function attachmentOf(db: DbOrTx, caller: Caller, messageId: string, attachmentId: string) {
-  const message = await messagesQ.findById(db, caller.organizationId, messageId);
+  const message = await messagesQ.findById(db, caller.organizationId, messageId, messageVisibleTo(viewerOf(caller)));
   const row = message && (await attachmentsQ.findById(db, caller.organizationId, messageId, attachmentId));
   if (!row) throw notFound();
   return row;

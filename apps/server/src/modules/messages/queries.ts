@@ -18,11 +18,12 @@ export type PatientRow = typeof patients.$inferSelect;
 export type AttachmentRow = typeof attachments.$inferSelect;
 
 // A message of the organization that is not deleted; anything else does not exist for the caller.
-export async function findById(db: DbOrTx, organizationId: string, id: string) {
+// `visibleTo` narrows it to what the caller may see (intake/queries.ts messageVisibleTo).
+export async function findById(db: DbOrTx, organizationId: string, id: string, visibleTo?: SQL) {
   const [row] = await db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, id), eq(messages.organizationId, organizationId), isNull(messages.deletedAt)));
+    .where(and(eq(messages.id, id), eq(messages.organizationId, organizationId), isNull(messages.deletedAt), visibleTo));
   return row;
 }
 

@@ -4,6 +4,7 @@ import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
+import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as q from './queries.ts';
 
 export interface MessagesDeps {
@@ -14,6 +15,13 @@ export interface MessagesDeps {
 export interface Caller {
   session: AuthContext;
   organizationId: string;
+}
+
+// A message the caller may see (Intake assignments apply to received messages); anything else is not found.
+async function visibleMessage(db: DbOrTx, caller: Caller, id: string) {
+  const row = await q.findById(db, caller.organizationId, id, messageVisibleTo(viewerOf(caller)));
+  if (!row) throw notFound();
+  return row;
 }
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -66,8 +74,7 @@ export async function getMessage(deps: MessagesDeps, caller: Caller, id: string)
 }
 
 async function loadMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
-  const row = await q.findById(deps.db, caller.organizationId, id);
-  if (!row) throw notFound();
+  const row = await visibleMessage(deps.db, caller, id);
   const [patientRow, attachmentRows, deliveryRows, conversation] = await Promise.all([
     q.findPatient(deps.db, id),
     q.findAttachments(deps.db, [id]),
@@ -195,7 +202,7 @@ async function savePatientRow(db: DbOrTx, caller: Caller, messageId: string, p: 
 // PUT /api/messages (id null: a new draft) and PUT /api/messages/{id}.
 export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string | null, body: DraftSave): Promise<Message> {
   const values = await draftValues(deps, caller, body);
-  if (body.originalObjectId && !(await q.findById(deps.db, caller.organizationId, body.originalObjectId))) throw notFound();
+  if (body.originalObjectId) await visibleMessage(deps.db, caller, body.originalObjectId);
   const now = deps.now();
   const messageId = await deps.db.transaction(async (tx) => {
     let row;
@@ -239,8 +246,7 @@ export async function savePatient(deps: MessagesDeps, caller: Caller, id: string
 
 // Drafts go for good; a sent or received message is hidden (its deliveries and audit stay).
 export async function deleteMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<{ message: string }> {
-  const row = await q.findById(deps.db, caller.organizationId, id);
-  if (!row) throw notFound();
+  const row = await visibleMessage(deps.db, caller, id);
   const now = deps.now();
   if (row.isDraft) {
     await q.remove(deps.db, id);
@@ -249,14 +255,19 @@ export async function deleteMessage(deps: MessagesDeps, caller: Caller, id: stri
   await deps.db.transaction(async (tx) => {
     await q.update(tx, id, { deletedAt: now });
     await q.insertEvent(tx, { messageId: id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'Deleted', createdAt: now });
+    await writeAudit(
+      tx,
+      { eventType: 'MessageDeleted', userId: caller.session.userId, userName: caller.session.userName, organizationId: caller.organizationId, correlationId: id },
+      now,
+    );
   });
-  return { message: releaseMessages.messageDeleted };
+  // Intake's wording for a received message (end-user §8 "delete").
+  return { message: row.direction === 'Inbound' ? releaseMessages.messageDeleting : releaseMessages.messageDeleted };
 }
 
 // POST /api/messages/{id}/copy: a new draft with the same content and attachments.
 export async function copyMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
-  const source = await q.findById(deps.db, caller.organizationId, id);
-  if (!source) throw notFound();
+  const source = await visibleMessage(deps.db, caller, id);
   const patientRow = await q.findPatient(deps.db, id);
   const now = deps.now();
   const copyId = await deps.db.transaction(async (tx) => {

@@ -324,7 +324,8 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
     clearInterval(timer);
     await runLifecycle('stop');
     await outbox;
-    await listener?.stop();
+    // The database may already be closed (shutdown order, or a test that closes it first).
+    await run('unlisten', async () => listener?.stop());
     for (const socket of pendingSockets) socket.terminate();
     for (const set of byOrganization.values()) for (const c of set) c.socket.terminate();
   });
