@@ -7,7 +7,9 @@ import { LoginPage } from '../features/account/login-page.tsx';
 import { LogoutPage } from '../features/account/logout-page.tsx';
 import { RegisterPage } from '../features/account/register-page.tsx';
 import { SsoLoginPage } from '../features/account/sso-login-page.tsx';
+import { IntakeMessagePage } from '../features/intake/intake-message-page.tsx';
 import { IntakePage } from '../features/intake/intake-page.tsx';
+import { IntakePrintPage } from '../features/intake/intake-print-page.tsx';
 import { ReleaseComposePage } from '../features/release/release-compose-page.tsx';
 import { ReleaseMessagePage } from '../features/release/release-message-page.tsx';
 import { ReleasePage } from '../features/release/release-page.tsx';
@@ -44,6 +46,9 @@ export const appRoutes: RouteObject[] = [
       { path: '/access-denied', element: <AccessDeniedPage /> },
       { path: '/auth-error', element: <AuthErrorPage /> },
       { path: '/callback', element: <CallbackPage /> },
+      // Intake sub-screens (paths not in the spec): /intake/{id} views a message, /intake/print is the
+      // print window, outside the session and layout: it gets its token from its opener by postMessage.
+      { path: '/intake/print', element: <IntakePrintPage /> },
       {
         element: <RequireAuth />,
         children: [
@@ -56,7 +61,14 @@ export const appRoutes: RouteObject[] = [
                 path: 'account/dashboard',
                 element: <RequireRoles roles={['Administrator']}><DashboardPage /></RequireRoles>,
               },
-              { path: 'intake', element: <RequireRoles roles={ORG_USERS}><IntakePage /></RequireRoles> },
+              {
+                path: 'intake',
+                element: <RequireRoles roles={ORG_USERS} />,
+                children: [
+                  { index: true, element: <IntakePage /> },
+                  { path: ':id', element: <IntakeMessagePage /> },
+                ],
+              },
               {
                 path: 'release',
                 element: <RequireRoles roles={ORG_USERS} />,

@@ -1,0 +1,149 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IntakeListItem } from '@clinicrelay/contracts/intake.ts';
+import type { Profile } from '@clinicrelay/contracts/session.ts';
+import { demoProfile, json, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
+import { defaultStartDate } from './intake-filter-state.ts';
+import { FakeWebSocket, listItem } from './intake-test-fixtures.ts';
+
+let uninstall: (() => void) | undefined;
+beforeEach(() => {
+  FakeWebSocket.instances = [];
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
+afterEach(() => uninstall?.());
+
+interface Options {
+  items?: IntakeListItem[];
+  answer?: Record<string, unknown>;
+  roles?: Profile['roles'];
+}
+
+async function open({ items = [listItem()], answer = {}, roles = ['User'] }: Options = {}) {
+  signIn();
+  const api = stubApi({
+    profile: demoProfile({ roles }),
+    handlers: {
+      'POST /api/messages': () => json(200, { items, totalCount: items.length, ...answer }),
+      'GET /api/documentsources': () => json(200, [{ id: 's-1', address: { fullAddress: 'referrals@riverview.direct.example.org', type: 'Direct' }, status: 1 }]),
+    },
+  });
+  uninstall = renderApp('/intake').uninstall;
+  await screen.findByRole('heading', { level: 1, name: 'Intake' });
+  return api;
+}
+
+const rowOf = async (subject: string | RegExp) => (await screen.findByRole('link', { name: subject })).closest('tr')!;
+
+describe('Intake list (end-user §2 "Intake screens")', () => {
+  it('asks for the default filter: 30 days back from UTC midnight, newest received first, 30 a page', async () => {
+    const { calls } = await open();
+    await rowOf('Referral for Maria Alvarez');
+    const body = calls.find((c) => c.key === 'POST /api/messages')?.body;
+    expect(body).toMatchObject({ pageStart: 1, pageSize: 30, orderBy: 'receiveDate', orderDir: 'desc', startDate: defaultStartDate(), isAll: true });
+    expect(defaultStartDate(new Date('2026-11-22T23:30:00-05:00'))).toBe('2026-10-24');
+  });
+
+  it('shows each column: attachments, subject cut at 80 characters, processed icon, from, to, patient, status pill, doc status, fax pages', async () => {
+    const long = `${'A'.repeat(79)}BCDEFGHIJ`;
+    await open({
+      items: [
+        listItem({ id: '11111111-1111-4111-8111-111111111111', subject: long, attachmentCount: 3, status: 'AttachmentRead', isRead: true, faxPageCount: 7, isUrgent: true }),
+        listItem({ id: '22222222-2222-4222-8222-222222222222', subject: 'Processed one', isProcessed: true, processedType: 'Printed', status: 'Processed' }),
+      ],
+    });
+    const first = await rowOf(`${'A'.repeat(79)}B…`);
+    expect(within(first).getByRole('link').getAttribute('title')).toBe(long);
+    expect(within(first).getByLabelText('3 attachments')).toBeTruthy();
+    expect(within(first).getByText('Read')).toBeTruthy();
+    expect(within(first).queryByText('AttachmentRead')).toBeNull();
+    expect(within(first).getByText('Urgent')).toBeTruthy();
+    expect(within(first).getByText('7')).toBeTruthy();
+    expect(within(first).getByText('intake@lakeside.direct.example.org')).toBeTruthy();
+    expect(within(first).getByText('referrals@riverview.direct.example.org')).toBeTruthy();
+    expect(within(first).getByText('Alvarez, Maria')).toBeTruthy();
+
+    const second = await rowOf('Processed one');
+    expect(within(second).getByRole('img', { name: 'Printed' })).toBeTruthy();
+    // The status pill and the doc status badge both say so.
+    expect(within(second).getAllByText('Processed')).toHaveLength(2);
+  });
+
+  it('selects rows with a tri-state select-all checkbox', async () => {
+    await open({ items: [listItem(), listItem({ id: '66666666-6666-4666-8666-666666666666', subject: 'Second' })] });
+    const all = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select all' });
+    await rowOf('Second');
+    expect(all.checked).toBe(false);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select Second' }));
+    await waitFor(() => expect(all.getAttribute('data-indeterminate')).toBe('true'));
+    expect(all.checked).toBe(false);
+    fireEvent.click(all);
+    await waitFor(() => expect(all.checked).toBe(true));
+    expect(all.getAttribute('data-indeterminate')).toBeNull();
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select Referral for Maria Alvarez' }).checked).toBe(true);
+    fireEvent.click(all);
+    await waitFor(() => expect(all.checked).toBe(false));
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select Second' }).checked).toBe(false);
+  });
+
+  it('offers Reply unless the message came from Triage, and Activity to Administrators only', async () => {
+    await open({ items: [listItem(), listItem({ id: '77777777-7777-4777-8777-777777777777', subject: 'Triaged one', sourceType: 'Triage' })] });
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Referral for Maria Alvarez' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Reply' }).getAttribute('href')).toBe('/release/reply/44444444-4444-4444-8444-444444444444');
+    expect(within(menu).getByRole('menuitem', { name: 'Forward' }).getAttribute('href')).toBe('/release/forward/44444444-4444-4444-8444-444444444444');
+    expect(within(menu).getByRole('menuitem', { name: 'Triage' })).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'Delete' })).toBeTruthy();
+    expect(within(menu).queryByRole('menuitem', { name: 'Activity' })).toBeNull();
+    fireEvent.keyDown(menu, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Triaged one' }));
+    const triaged = await screen.findByRole('menu');
+    expect(within(triaged).queryByRole('menuitem', { name: 'Reply' })).toBeNull();
+    expect(within(triaged).getByRole('menuitem', { name: 'Forward' })).toBeTruthy();
+  });
+
+  it('shows Activity in the row menu of an Administrator', async () => {
+    await open({ roles: ['Administrator'] });
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Referral for Maria Alvarez' }));
+    expect(await screen.findByRole('menuitem', { name: 'Activity' })).toBeTruthy();
+  });
+
+  it('shows the counts beside the assignment filter, capped as "N+"', async () => {
+    await open({ answer: { counts: { all: 150, unassigned: 4, assignedToSelf: 99, unread: 0, failed: 0 } } });
+    expect(await screen.findByText('All (99+)')).toBeTruthy();
+    expect(screen.getByText('Unassigned (4)')).toBeTruthy();
+    expect(screen.getByText('Assigned to me (99)')).toBeTruthy();
+  });
+
+  it('says who can help when nothing is assigned to the user, and the plain empty text otherwise', async () => {
+    await open({ items: [], answer: { nothingAssigned: true, administrators: ['Dana Reyes', 'Sam Ortiz'] } });
+    expect(
+      await screen.findByText(
+        'No Direct addresses, fax numbers or intake rules are assigned to you yet, so no messages reach your Intake. Ask an administrator of your organization (Dana Reyes, Sam Ortiz) to assign them.',
+      ),
+    ).toBeTruthy();
+    uninstall?.();
+    cleanup();
+    await open({ items: [] });
+    expect(await screen.findByText('There are no messages matching your criteria.')).toBeTruthy();
+  });
+
+  it('refreshes on the hub’s sync and marks rows someone else has open', async () => {
+    const { calls } = await open();
+    await rowOf('Referral for Maria Alvarez');
+    const socket = FakeWebSocket.latest();
+    await waitFor(() => expect(socket.sent).toContainEqual({ type: 'authenticate', token: 'access-1' }));
+    expect(socket.url).toMatch(/\/api\/hub$/);
+    act(() => socket.receive({ type: 'authenticated' }));
+    const before = calls.filter((c) => c.key === 'POST /api/messages').length;
+    act(() => socket.receive({ type: 'sync' }));
+    await waitFor(() => expect(calls.filter((c) => c.key === 'POST /api/messages').length).toBe(before + 1));
+
+    act(() => socket.receive({ type: 'openMessage', messageId: '44444444-4444-4444-8444-444444444444', userId: 'u-2', fullName: 'Dana Reyes' }));
+    expect(await screen.findByLabelText('Open by Dana Reyes')).toBeTruthy();
+    act(() => socket.receive({ type: 'closeMessage', messageId: '44444444-4444-4444-8444-444444444444', userId: 'u-2', fullName: 'Dana Reyes' }));
+    await waitFor(() => expect(screen.queryByLabelText('Open by Dana Reyes')).toBeNull());
+  });
+});

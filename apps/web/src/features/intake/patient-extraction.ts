@@ -1,0 +1,58 @@
+import { EXTRACTION_MAX_POLLS, EXTRACTION_POLL_MS, type extractedPatient } from '@clinicrelay/contracts/intake.ts';
+import type { z } from 'zod';
+import { fetchExtraction, startPatientExtraction } from './api.ts';
+
+// Patient extraction from a PDF attachment (feature PatientExtractionAPI, end-user §4 "Attachments").
+
+export type ExtractedPatient = z.infer<typeof extractedPatient>;
+export const EXTRACTED_FIELDS = ['firstName', 'middleName', 'lastName', 'birthDate', 'gender'] as const;
+export type ExtractedField = (typeof EXTRACTED_FIELDS)[number];
+
+export class ExtractionFailed extends Error {
+  constructor(readonly reason: 'failed' | 'timedOut') {
+    super(reason === 'failed' ? 'Patient details could not be read from this attachment.' : 'The request timed out. Please try again.');
+  }
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts an extraction and polls every 1 s, up to 10 times, while it is Processing. */
+export async function extractPatient(messageId: string, attachmentId: string, pollMs: number = EXTRACTION_POLL_MS): Promise<ExtractedPatient> {
+  await startPatientExtraction(messageId, attachmentId);
+  for (let poll = 0; poll < EXTRACTION_MAX_POLLS; poll += 1) {
+    if (poll > 0) await wait(pollMs);
+    const answer = await fetchExtraction(messageId, attachmentId);
+    if (answer.status === 'Completed') {
+      if (!answer.patient) throw new ExtractionFailed('failed');
+      return answer.patient;
+    }
+    if (answer.status === 'Failed') throw new ExtractionFailed('failed');
+  }
+  throw new ExtractionFailed('timedOut');
+}
+
+/** The form's patient fields as text, birth date as MM/DD/YYYY. */
+export type PatientDraft = Record<ExtractedField | 'telephone' | 'streetAddress1' | 'city' | 'state' | 'postalCode', string>;
+
+export const isoToUs = (iso: string | null | undefined) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso ?? '');
+  return match ? `${match[2]}/${match[3]}/${match[1]}` : '';
+};
+export const usToIso = (us: string) => {
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(us.trim());
+  return match ? `${match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}` : null;
+};
+
+/** Completed extraction: fills only the empty fields, and says which ones it filled. */
+export function fillEmptyFields(draft: PatientDraft, found: ExtractedPatient): { draft: PatientDraft; filled: ExtractedField[] } {
+  const next = { ...draft };
+  const filled: ExtractedField[] = [];
+  for (const field of EXTRACTED_FIELDS) {
+    const value = field === 'birthDate' ? isoToUs(found.birthDate) : (found[field] ?? '');
+    if (next[field].trim() === '' && value) {
+      next[field] = value;
+      filled.push(field);
+    }
+  }
+  return { draft: next, filled };
+}

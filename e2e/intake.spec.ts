@@ -1,0 +1,121 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { RESULTS_DIR, UD_SAMPLE } from './support/constants.ts';
+import { choose, expectHeading, expectPath, fillAttachDialog, openSignIn, signIn } from './support/journeys.ts';
+import { test } from './support/test.ts';
+
+// Intake end to end: Lakeside sends a referral to Riverview; Riverview's user works it in Intake while
+// an administrator of Riverview opens the same message and each sees the other (realtime hub).
+
+async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(15_000);
+  return context;
+}
+
+async function lakesideSends(page: Page, subject: string) {
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  await page.goto('/release/new');
+  await expectHeading(page, 'New message');
+  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
+  await toInput.fill('referrals@riverview.direct.example.org');
+  await toInput.press('Enter');
+  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  await choose(page, 'Release type', 'Referral');
+  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
+  await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Maria');
+  await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Alvarez');
+  await page.getByRole('textbox', { name: 'Birth date', exact: true }).fill('04/12/1958');
+  await choose(page, 'Gender', 'Female');
+  const dialog = await fillAttachDialog(page, UD_SAMPLE);
+  await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
+  await page.getByText('ud-sample.pdf').first().waitFor();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Review and Send' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('The message was sent successfully.').waitFor();
+}
+
+// Local delivery runs in the background: search the Intake until the message is there, then open it.
+async function openFromIntake(page: Page, subject: string) {
+  await page.goto('/intake');
+  await expectHeading(page, 'Intake');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(subject);
+  const link = page.getByRole('link', { name: subject, exact: true });
+  await expect
+    .poll(
+      async () => {
+        if (await link.isVisible()) return true;
+        await page.reload();
+        await expectHeading(page, 'Intake');
+        return link.waitFor({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe(true);
+  await link.click();
+  await expectHeading(page, subject);
+}
+
+const saved = (page: Page, method: string, suffix: RegExp) =>
+  page.waitForResponse((r) => r.request().method() === method && suffix.test(new URL(r.url()).pathname) && r.ok());
+
+test('Riverview opens a referral in Intake, rotates a page, sets its document type and processes it as Printed while an administrator sees it is open', { timeout: 120_000 }, async ({ page, browser, baseUrl }) => {
+  const subject = `Intake referral for Maria Alvarez ${Date.now().toString(36)}`;
+  await lakesideSends(page, subject);
+
+  const riverview = await newContext(browser, baseUrl);
+  const admin = await newContext(browser, baseUrl);
+  try {
+    const user = await riverview.newPage();
+    await openSignIn(user);
+    await signIn(user, 'user@riverview.example.org');
+    await openFromIntake(user, subject);
+    const messagePath = new URL(user.url()).pathname;
+    expect(messagePath).toMatch(/^\/intake\/[0-9a-f-]{36}$/);
+
+    // The administrator opens the same message: each sees the other.
+    const adminPage = await admin.newPage();
+    await openSignIn(adminPage);
+    await signIn(adminPage, 'admin@riverview.example.org');
+    await adminPage.goto(messagePath);
+    await expectHeading(adminPage, subject);
+    await adminPage.getByText('Ray Banks currently has this message open.').waitFor({ timeout: 15_000 });
+    await user.getByText('Rachel Rivers has opened this message.').waitFor({ timeout: 15_000 });
+
+    // Rotate the first page of the selected attachment (editable in Intake while selected).
+    const viewer = user.getByRole('region', { name: 'Document viewer: ud-sample.pdf' });
+    await viewer.getByText('Page 1 of 3', { exact: true }).waitFor({ timeout: 15_000 });
+    await Promise.all([saved(user, 'PUT', /\/transforms$/), viewer.getByRole('button', { name: 'Rotate page' }).click()]);
+
+    const [typeSaved] = await Promise.all([saved(user, 'PUT', /\/attachments$/), choose(user, 'Document type', 'Referral Letter')]);
+    expect(((await typeSaved.json()) as { attachmentMeta: { documentType: string } | null }[])[0]?.attachmentMeta?.documentType).toBe('Referral Letter');
+
+    await user.getByRole('button', { name: 'Process', exact: true }).click();
+    await Promise.all([saved(user, 'PUT', /\/process$/), user.getByRole('menuitem', { name: 'Printed', exact: true }).click()]);
+    await user.getByText('The message has been successfully processed.').waitFor();
+
+    // Back in the list the message carries the printed icon and the Processed badge.
+    await user.goto('/intake');
+    await user.getByRole('searchbox', { name: 'Search' }).fill(subject);
+    const row = user.getByRole('row').filter({ has: user.getByRole('link', { name: subject, exact: true }) });
+    await row.getByRole('img', { name: 'Printed' }).waitFor();
+    await expectPath(user, '/intake');
+  } catch (error) {
+    // The fixture screenshots only its own page; these two are where this journey happens.
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    for (const [name, context] of [['riverview-user', riverview], ['riverview-admin', admin]] as const) {
+      for (const [index, open] of context.pages().entries()) await open.screenshot({ path: path.join(RESULTS_DIR, `intake-${name}-${index}.png`), fullPage: true }).catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    await riverview.close();
+    await admin.close();
+  }
+});
