@@ -20,7 +20,7 @@ export async function notify(db: Database, channel: string, payload: string): Pr
   await db.execute(sql`select pg_notify(${channel}, ${payload})`);
 }
 
-// Like workflows/listen.ts, but hands each notification's payload over, and calls onResubscribed after a
+// Calls onPayload with each notification's payload on the channel, and onResubscribed after a
 // reconnection: notifications sent while no one listened are lost, so the caller resynchronizes.
 export async function listenWithPayload(
   db: Database,
@@ -60,7 +60,7 @@ async function listenOnPostgres(
   };
   const drop = (client: pg.Client, error: unknown) => {
     if (closed) return;
-    logger.warn({ channel, err: error instanceof Error ? error.message : String(error) }, 'realtime notifications interrupted; reconnecting');
+    logger.warn({ channel, err: error instanceof Error ? error.message : String(error) }, 'database notifications interrupted; reconnecting');
     if (current === client) current = undefined;
     client.end().catch(() => undefined);
     reconnectLater();

@@ -5,6 +5,7 @@ import { attachmentToasts } from '@clinicrelay/contracts/attachments.ts';
 import { errorDetails } from '../error-details.ts';
 import { notifyError } from '../notify.ts';
 import { isRenderCancelled, openPdf, type PdfDocument } from './pdf-document.ts';
+import { saveFile } from '../save-file.ts';
 
 export interface LoadContext {
   signal: AbortSignal;
@@ -47,12 +48,7 @@ const pdfBlob = (bytes: Uint8Array<ArrayBuffer>) => new Blob([bytes], { type: 'a
 
 function downloadPdf(bytes: Uint8Array<ArrayBuffer>, fileName: string) {
   try {
-    const url = URL.createObjectURL(pdfBlob(bytes));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveFile(pdfBlob(bytes), fileName);
   } catch {
     notifyError(attachmentToasts.downloadFailed);
   }

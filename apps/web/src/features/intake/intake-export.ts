@@ -3,6 +3,7 @@ import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { fetchAttachmentFile } from '../../components/document-viewer/attachment-file.ts';
 import { intakeKeys, processMessage, type ProcessType } from './api.ts';
 import type { GearTaskStore } from './gear-tasks.ts';
+import { saveFile } from '../../components/save-file.ts';
 
 export type ExportKind = 'PDFExport' | 'StructuredExport' | 'NativeExport';
 type Attachment = Message['attachments'][number];
@@ -23,18 +24,6 @@ export function exportableAttachments(kind: ExportKind, attachments: Attachment[
   if (kind === 'StructuredExport') return attachments.filter(isStructured);
   if (kind === 'PDFExport') return attachments.filter((a) => !isStructured(a));
   return attachments;
-}
-
-// The browser saves a Blob as a file only through a link with `download`.
-export function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 const pdfName = (fileName: string) => `${fileName.replace(/\.[^./\\]+$/, '')}.pdf`;

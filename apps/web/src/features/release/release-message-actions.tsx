@@ -8,19 +8,7 @@ import { errorDetails } from '../../components/error-details.ts';
 import { MessageActivityModal } from '../../components/message-activity-modal.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { fetchDeliverySummary, useOrganizationSettings, useRespondToReferral, useSendDeliverySummaryToIntake } from './api.ts';
-
-// The browser saves a Blob as a file only through a link with `download`.
-function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked later: some browsers read the URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { saveFile } from '../../components/save-file.ts';
 
 /** The view page's actions beyond Forward and Delete: delivery summary and (Administrator) Activity. */
 export function ReleaseMessageActions({ message }: { message: Message }) {
