@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { RESULTS_DIR, UD_SAMPLE } from './support/constants.ts';
-import { choose, expectHeading, expectPath, fillAttachDialog, openSignIn, signIn } from './support/journeys.ts';
+import { REFERRAL_NOTE, RESULTS_DIR } from './support/constants.ts';
+import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // Intake end to end: Lakeside sends a referral to Riverview; Riverview's user works it in Intake while
@@ -19,21 +19,7 @@ async function newContext(browser: Browser, baseUrl: string): Promise<BrowserCon
 async function lakesideSends(page: Page, subject: string) {
   await openSignIn(page);
   await signIn(page, 'user@lakeside.example.org');
-  await page.goto('/release/new');
-  await expectHeading(page, 'New message');
-  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
-  await toInput.fill('referrals@riverview.direct.example.org');
-  await toInput.press('Enter');
-  await choose(page, 'From', 'intake@lakeside.direct.example.org');
-  await choose(page, 'Release type', 'Referral');
-  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
-  await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Maria');
-  await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Alvarez');
-  await page.getByRole('textbox', { name: 'Birth date', exact: true }).fill('04/12/1958');
-  await choose(page, 'Gender', 'Female');
-  const dialog = await fillAttachDialog(page, UD_SAMPLE);
-  await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
-  await page.getByText('ud-sample.pdf').first().waitFor();
+  await composeReferral(page, ['referrals@riverview.direct.example.org'], subject);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await page.getByRole('dialog', { name: 'Review and Send' }).getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('The message was sent successfully.').waitFor();
@@ -118,4 +104,48 @@ test('Riverview opens a referral in Intake, rotates a page, sets its document ty
     await riverview.close();
     await admin.close();
   }
+});
+
+// A C-CDA referral note (a fixture, read where it lives) sent by Riverview through the API.
+async function riverviewSendsReferralNote(baseUrl: string, subject: string) {
+  const auth = await apiSignIn(baseUrl, 'admin@riverview.example.org');
+  const json = { ...auth, 'content-type': 'application/json' };
+  const releaseTypes = (await (await fetch(`${baseUrl}/api/releasetypes`, { headers: auth })).json()) as { id: string; name: string }[];
+  const draft = await fetch(`${baseUrl}/api/messages`, {
+    method: 'PUT',
+    headers: json,
+    body: JSON.stringify({
+      subject,
+      toAddress: 'intake@lakeside.direct.example.org',
+      fromAddress: 'referrals@riverview.direct.example.org',
+      releaseTypeId: releaseTypes.find((t) => t.name === 'Referral')?.id,
+      patient: { firstName: 'Isabella', lastName: 'Jones', birthDate: '1975-05-01', gender: 'F', patientIds: [] },
+    }),
+  });
+  expect(draft.status).toBe(200);
+  const { id } = (await draft.json()) as { id: string };
+  const form = new FormData();
+  form.append('attachmentMeta', JSON.stringify({ documentDate: new Date().toISOString().slice(0, 10), documentDateType: 'today', confidentiality: 'Normal' }));
+  form.append('file', new Blob([readFileSync(REFERRAL_NOTE)], { type: 'application/xml' }), 'referral-note.xml');
+  expect((await fetch(`${baseUrl}/api/messages/${id}/attachments`, { method: 'POST', headers: auth, body: form })).status).toBe(200);
+  const sent = await fetch(`${baseUrl}/api/messages/${id}/send`, { method: 'POST', headers: auth });
+  expect(sent.status, await sent.text()).toBe(200);
+}
+
+test('Lakeside reads a C-CDA referral note in the CDA Explorer, section by section', { timeout: 90_000 }, async ({ page, baseUrl }) => {
+  const subject = `C-CDA referral note ${Date.now().toString(36)}`;
+  await riverviewSendsReferralNote(baseUrl, subject);
+
+  await openSignIn(page);
+  await signIn(page, 'admin@lakeside.example.org');
+  await openFromIntake(page, subject);
+  await page.getByRole('tab', { name: 'CDA Explorer' }).click();
+  const contents = page.getByRole('navigation', { name: 'Table of contents' });
+  for (const section of ['REASON FOR REFERRAL', 'HISTORY OF PRESENT ILLNESS', 'MEDICATIONS', 'VITAL SIGNS']) {
+    await contents.getByRole('link', { name: section, exact: true }).waitFor();
+  }
+  await contents.getByRole('link', { name: 'VITAL SIGNS', exact: true }).click();
+  await page.getByRole('heading', { name: 'VITAL SIGNS', exact: true }).waitFor();
+  // Built from the parsed XML: the document's own patient heads the header card.
+  await page.getByText('Everywoman', { exact: false }).first().waitFor();
 });

@@ -1,34 +1,10 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO_PASSWORD, UD_SAMPLE } from './support/constants.ts';
-import { choose, fillAttachDialog, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
+import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // Release end to end: compose with a real PDF, send, and watch each recipient get delivered by the
 // workers of the running server.
-async function compose(page: Page, to: string[], subject: string) {
-  await page.goto('/release');
-  await expectHeading(page, 'Release');
-  await page.getByRole('link', { name: 'New message' }).click();
-  await expectPath(page, '/release/new');
-  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
-  for (const address of to) {
-    await toInput.fill(address);
-    await toInput.press('Enter');
-  }
-  await choose(page, 'From', 'intake@lakeside.direct.example.org');
-  await choose(page, 'Release type', 'Referral');
-  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
-  await page.getByRole('textbox', { name: 'Body', exact: true }).fill('Please see Ms. Alvarez for palpitations. Notes attached.');
-  await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Maria');
-  await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Alvarez');
-  await page.getByRole('textbox', { name: 'Birth date', exact: true }).fill('04/12/1958');
-  await choose(page, 'Gender', 'Female');
-
-  const dialog = await fillAttachDialog(page, UD_SAMPLE);
-  await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
-  await page.getByText('ud-sample.pdf').first().waitFor();
-}
 
 async function sendAndOpen(page: Page, subject: string) {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -57,14 +33,8 @@ async function expectDelivery(page: Page, recipient: string, status: string) {
 
 // The receiving side through the API, as Riverview's Intake client calls it (signs in on its own, outside the browser's session).
 async function riverviewOpensInIntake(baseUrl: string, subject: string) {
-  const login = await fetch(`${baseUrl}/api/account/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName: 'user@riverview.example.org', password: DEMO_PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+  const auth = await apiSignIn(baseUrl, 'user@riverview.example.org');
+  const headers = { ...auth, 'content-type': 'application/json' };
 
   const list = await fetch(`${baseUrl}/api/messages`, { method: 'POST', headers, body: JSON.stringify({ filter: subject }) });
   expect(list.status).toBe(200);
@@ -74,7 +44,7 @@ async function riverviewOpensInIntake(baseUrl: string, subject: string) {
 
   const message = (await (await fetch(`${baseUrl}/api/messages/${items[0]!.id}`, { headers })).json()) as { attachments: { id: string; fileName: string }[] };
   expect(message.attachments.map((a) => a.fileName)).toEqual(['ud-sample.pdf']);
-  const file = await fetch(`${baseUrl}/api/messages/${items[0]!.id}/attachments/${message.attachments[0]!.id}`, { headers: { authorization: headers.authorization } });
+  const file = await fetch(`${baseUrl}/api/messages/${items[0]!.id}/attachments/${message.attachments[0]!.id}`, { headers: auth });
   expect(file.status).toBe(200);
   expect(file.headers.get('content-type')).toContain('application/pdf');
   expect(Buffer.from(await file.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('%PDF');
@@ -86,7 +56,7 @@ test('Lakeside composes a referral with a PDF and a patient, sends it to Rivervi
   const subject = `Cardiology referral for Maria Alvarez ${Date.now().toString(36)}`;
   await openSignIn(page);
   await signIn(page, 'user@lakeside.example.org');
-  await compose(page, ['referrals@riverview.direct.example.org'], subject);
+  await composeReferral(page, ['referrals@riverview.direct.example.org'], subject);
   await sendAndOpen(page, subject);
   await expectDelivery(page, 'referrals@riverview.direct.example.org', 'Delivered');
   await page.getByText('Alvarez').first().waitFor();
@@ -96,7 +66,7 @@ test('Lakeside composes a referral with a PDF and a patient, sends it to Rivervi
 test('Lakeside faxes a document to a fax number hosted here and to another Direct domain', async ({ page }) => {
   await openSignIn(page);
   await signIn(page, 'user@lakeside.example.org');
-  await compose(page, ['5035550101', 'records@elsewhere.example.com'], 'Records for Maria Alvarez');
+  await composeReferral(page, ['5035550101', 'records@elsewhere.example.com'], 'Records for Maria Alvarez');
   // A fax recipient brings the fax options.
   await page.getByRole('checkbox', { name: 'Include cover sheet' }).waitFor();
   await sendAndOpen(page, 'Records for Maria Alvarez');
@@ -108,7 +78,7 @@ test('Lakeside faxes a document to a fax number hosted here and to another Direc
 test('Lakeside forwards a sent referral with its attachment, and the forward is delivered too', { timeout: 90_000 }, async ({ page }) => {
   await openSignIn(page);
   await signIn(page, 'user@lakeside.example.org');
-  await compose(page, ['referrals@riverview.direct.example.org'], 'Echo results for Maria Alvarez');
+  await composeReferral(page, ['referrals@riverview.direct.example.org'], 'Echo results for Maria Alvarez');
   await sendAndOpen(page, 'Echo results for Maria Alvarez');
 
   await page.getByRole('link', { name: 'Forward' }).click();

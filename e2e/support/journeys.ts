@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO_PASSWORD } from './constants.ts';
+import { DEMO_PASSWORD, UD_SAMPLE } from './constants.ts';
 
 const WAIT_MS = 10_000;
 const ACCESS_TOKEN_KEY = 'clinicrelay.accessToken';
@@ -79,4 +79,43 @@ export async function fillAttachDialog(page: Page, file: string): Promise<Locato
   await page.getByRole('option', { name: 'Normal', exact: true }).click();
   await dialog.getByRole('radio', { name: 'Today' }).check();
   return dialog;
+}
+
+// A new Release referral for the demo patient Maria Alvarez with ud-sample.pdf attached, from
+// Lakeside's Direct address, ready to send.
+export async function composeReferral(page: Page, to: string[], subject: string) {
+  await page.goto('/release');
+  await expectHeading(page, 'Release');
+  await page.getByRole('link', { name: 'New message' }).click();
+  await expectPath(page, '/release/new');
+  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
+  for (const address of to) {
+    await toInput.fill(address);
+    await toInput.press('Enter');
+  }
+  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  await choose(page, 'Release type', 'Referral');
+  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
+  await page.getByRole('textbox', { name: 'Body', exact: true }).fill('Please see Ms. Alvarez for palpitations. Notes attached.');
+  await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Maria');
+  await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Alvarez');
+  await page.getByRole('textbox', { name: 'Birth date', exact: true }).fill('04/12/1958');
+  await choose(page, 'Gender', 'Female');
+
+  const dialog = await fillAttachDialog(page, UD_SAMPLE);
+  await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
+  await page.getByText('ud-sample.pdf').first().waitFor();
+}
+
+// Signs in through the API, outside any browser session, as a client of the API would; the headers
+// to call it with.
+export async function apiSignIn(baseUrl: string, userName: string): Promise<Record<string, string>> {
+  const login = await fetch(`${baseUrl}/api/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName, password: DEMO_PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  return { authorization: `Bearer ${accessToken}` };
 }

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { demoSignInLines, isSeeded, seedDemo } from './db/seed/demo.ts';
+import { demoSignInLines, isSeeded, seedDemo, seedDemoFeatures } from './db/seed/demo.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { terminateOcr } from './modules/extraction/ocr.ts';
@@ -18,6 +18,7 @@ async function main() {
   const now = () => new Date();
   if (seedNow) {
     await seedDemo(handle.db, config);
+    await seedDemoFeatures(handle.db);
     // Committed as sends with their workflows queued: the workers started below deliver them.
     await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   }

@@ -5,7 +5,7 @@ import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { openDatabase } from '../client.ts';
-import { demoSignInLines, seedDemo } from './demo.ts';
+import { demoSignInLines, seedDemo, seedDemoFeatures } from './demo.ts';
 import { seedDemoMessages } from './demo-messages.ts';
 
 // `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent),
@@ -20,6 +20,7 @@ const handle = await openDatabase(config);
 try {
   await handle.migrate();
   await seedDemo(handle.db, config);
+  await seedDemoFeatures(handle.db);
   const now = () => new Date();
   const created = await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   const logger: WorkflowLogger = {

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { documentSources } from '../schema/document-sources.ts';
-import { featureToggles } from '../schema/features.ts';
+import { featureToggles, organizationFeatures } from '../schema/features.ts';
 import { userDocumentSources } from '../schema/intake.ts';
 import { documentTypes, releaseTypes } from '../schema/messages.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
@@ -88,6 +88,18 @@ const demoJobFunctions = ['Physician', 'Nurse', 'Medical Assistant', 'Front Desk
 export async function isSeeded(db: Database): Promise<boolean> {
   const rows = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, 'lakeside'));
   return rows.length > 0;
+}
+
+// The features the demo world shows switched on for Lakeside and Riverview (off everywhere else, as
+// on a new installation). Seeded with the demo messages, not in the test template, whose tests
+// expect every feature off unless they turn it on.
+const demoFeatures = ['IntakeCdaViewer', 'PatientExtractionAPI'] as const;
+
+export async function seedDemoFeatures(db: Database): Promise<void> {
+  const orgs = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.subdomain, ['lakeside', 'riverview']));
+  const features = await db.select({ id: featureToggles.id }).from(featureToggles).where(inArray(featureToggles.name, [...demoFeatures]));
+  const rows = orgs.flatMap((o) => features.map((f) => ({ featureId: f.id, organizationId: o.id, isEnabled: true })));
+  if (rows.length) await db.insert(organizationFeatures).values(rows).onConflictDoNothing();
 }
 
 // Idempotent: inserts what is missing and leaves what exists untouched.
