@@ -77,6 +77,9 @@ export const uploadQuery = z.object({
 });
 
 export const attachmentParams = z.object({ id: z.string().uuid(), attachmentId: z.string().uuid() });
+// Not in the spec: GET .../attachments/{attachmentId}?native=true answers the file itself (its current
+// version, in its own type) instead of its PDF rendition, for Intake's native export.
+export const attachmentContentQuery = z.object({ native: z.enum(['true', 'false']).optional() });
 
 // PUT /api/messages/{id}/attachments: the list with dates, meta, selection and names.
 export const attachmentUpdate = z.object({

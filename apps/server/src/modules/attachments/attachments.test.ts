@@ -108,6 +108,17 @@ describe('Release attachments', () => {
     expect(read.json()).toMatchObject({ previewAvailable: 'Available', isPreviewAvailable: true });
   });
 
+  it('answers the file itself, as a download, for a native export (?native=true), even while its PDF is being made', async () => {
+    const draftId = await newDraft();
+    const bytes = png();
+    const summary = await uploaded(draftId, 'wound photo.png', bytes);
+    const native = await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}/attachments/${summary.id}?native=true`);
+    expect(native.statusCode).toBe(200);
+    expect(native.headers['content-type']).toBe('image/png');
+    expect(native.headers['content-disposition']).toMatch(/^attachment; filename="wound photo.png"/);
+    expect(new Uint8Array(native.rawPayload)).toEqual(new Uint8Array(bytes));
+  });
+
   it('marks a preview Failed when the file cannot be rendered, and generatePreview asks again', async () => {
     const draftId = await newDraft();
     // A PNG signature followed by garbage passes the content check but cannot be drawn.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   attachmentMessages,
   attachmentMetaInput,
+  attachmentContentQuery,
   attachmentParams,
   attachmentsUpdateBody,
   convertQuery,
@@ -66,9 +67,9 @@ async function readUpload(request: FastifyRequest): Promise<service.UploadedFile
 }
 
 // RFC 6266/5987: an ASCII fallback name and the exact name in UTF-8.
-function contentDisposition(fileName: string) {
+function contentDisposition(fileName: string, disposition: 'inline' | 'attachment' = 'inline') {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 // end-user §7 "Attachments". Patient extraction and the optional preview and batch alternatives are not built.
@@ -102,14 +103,16 @@ export function attachmentsRoutes(app: App, deps: service.AttachmentsDeps) {
     url: '/api/messages/:id/attachments/:attachmentId',
     config,
     // No response schema: 200 is the file's bytes; the 202 body is parsed by its contract below.
-    schema: { tags, params: attachmentParams },
+    schema: { tags, params: attachmentParams, querystring: attachmentContentQuery },
     handler: async (request, reply) => {
-      const found = await service.content(deps, caller(request), request.params.id, request.params.attachmentId, request.ip);
+      const found = await service.content(deps, caller(request), request.params.id, request.params.attachmentId, request.ip, request.query.native === 'true');
       reply.header('cache-control', 'no-store');
       // The client retries every 0.5 s while the header is present (end-user §4 "Attachments").
       if (found.kind === 'processing') return reply.status(202).header('retry-after', '1').send(previewPending.parse({ message: previewMessages.processing, previewAvailable: 'Processing' }));
-      reply.header('content-disposition', contentDisposition(found.fileName));
-      return reply.type(found.kind === 'pdf' ? 'application/pdf' : 'text/plain; charset=utf-8').send(Buffer.from(found.bytes));
+      // A native file (XML may carry XHTML script) is only ever downloaded, never shown in our origin.
+      reply.header('content-disposition', contentDisposition(found.fileName, found.kind === 'file' ? 'attachment' : 'inline'));
+      const type = found.kind === 'file' ? found.mimeType : found.kind === 'pdf' ? 'application/pdf' : 'text/plain; charset=utf-8';
+      return reply.type(type).send(Buffer.from(found.bytes));
     },
   });
   app.route({

@@ -38,7 +38,8 @@ export interface UploadedFile {
 export type AttachmentContent =
   | { kind: 'processing' }
   | { kind: 'pdf'; bytes: Uint8Array; fileName: string }
-  | { kind: 'text'; bytes: Uint8Array; fileName: string };
+  | { kind: 'text'; bytes: Uint8Array; fileName: string }
+  | { kind: 'file'; bytes: Uint8Array; fileName: string; mimeType: string };
 
 const withExtension = (fileName: string, extension: string) => `${path.parse(fileName).name || 'document'}.${extension}`;
 
@@ -133,11 +134,18 @@ export async function upload(deps: AttachmentsDeps, caller: Caller, messageId: s
 }
 
 // GET /api/messages/{id}/attachments/{attachmentId}: the PDF rendition, or a structured file as text.
-export async function content(deps: AttachmentsDeps, caller: Caller, messageId: string, attachmentId: string, ip: string): Promise<AttachmentContent> {
+export async function content(
+  deps: AttachmentsDeps,
+  caller: Caller,
+  messageId: string,
+  attachmentId: string,
+  ip: string,
+  native = false,
+): Promise<AttachmentContent> {
   const { row } = await attachmentOf(deps.db, caller, messageId, attachmentId);
-  if (row.previewStatus === 'Processing') return { kind: 'processing' };
-  if (row.previewStatus === 'Failed') throw new AppError(422, previewMessages.failed);
-  const blobId = row.previewStatus === 'NotApplicable' ? row.currentBlobId : row.previewBlobId;
+  if (!native && row.previewStatus === 'Processing') return { kind: 'processing' };
+  if (!native && row.previewStatus === 'Failed') throw new AppError(422, previewMessages.failed);
+  const blobId = native || row.previewStatus === 'NotApplicable' ? row.currentBlobId : row.previewBlobId;
   if (!blobId) throw new AppError(422, previewMessages.failed);
   const bytes = await deps.blobs.get(blobId);
   await writeAudit(deps.db, {
@@ -148,8 +156,9 @@ export async function content(deps: AttachmentsDeps, caller: Caller, messageId: 
     ip,
     // The message's id, so the read shows in that message's Activity.
     correlationId: messageId,
-    details: { attachmentId },
+    details: { attachmentId, ...(native ? { native: true } : {}) },
   }, deps.now());
+  if (native) return { kind: 'file', bytes, fileName: row.fileName, mimeType: row.mimeType };
   if (row.previewStatus === 'NotApplicable') return { kind: 'text', bytes, fileName: row.fileName };
   return { kind: 'pdf', bytes, fileName: withExtension(row.fileName, 'pdf') };
 }

@@ -29,6 +29,8 @@ export interface FetchFileOptions {
   signal?: AbortSignal;
   /** Called on each 202: the server is still making the PDF rendition. */
   onProcessing?: () => void;
+  /** The file itself in its own type (native export), not its PDF rendition. */
+  native?: boolean;
 }
 
 /**
@@ -39,8 +41,8 @@ export interface FetchFileOptions {
 export async function fetchAttachmentFile(messageId: string, attachmentId: string, options: FetchFileOptions = {}): Promise<Response> {
   const started = Date.now();
   for (;;) {
-    const response = await apiResponse(attachmentPath(messageId, attachmentId), {
-      accept: 'application/pdf, text/plain',
+    const response = await apiResponse(`${attachmentPath(messageId, attachmentId)}${options.native ? '?native=true' : ''}`, {
+      accept: options.native ? '*/*' : 'application/pdf, text/plain',
       signal: options.signal,
     });
     if (response.status !== 202 && !response.headers.has('retry-after')) return response;

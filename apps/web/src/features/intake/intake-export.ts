@@ -3,7 +3,7 @@ import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { fetchAttachmentFile } from '../../components/document-viewer/attachment-file.ts';
 import { intakeKeys, processMessage, type ProcessType } from './api.ts';
 import type { GearTaskStore } from './gear-tasks.ts';
-import { saveFile } from '../../components/save-file.ts';
+import { responseFileName, saveFile } from '../../components/save-file.ts';
 
 export type ExportKind = 'PDFExport' | 'StructuredExport' | 'NativeExport';
 type Attachment = Message['attachments'][number];
@@ -28,17 +28,11 @@ export function exportableAttachments(kind: ExportKind, attachments: Attachment[
 
 const pdfName = (fileName: string) => `${fileName.replace(/\.[^./\\]+$/, '')}.pdf`;
 
-function fileNameOf(response: Response, fallback: string): string {
-  const header = response.headers.get('Content-Disposition') ?? '';
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
-  return match?.[1] ? decodeURIComponent(match[1]) : fallback;
-}
-
 async function download(messageId: string, attachment: Attachment, kind: ExportKind) {
-  const response = await fetchAttachmentFile(messageId, attachment.id);
+  const response = await fetchAttachmentFile(messageId, attachment.id, { native: kind === 'NativeExport' });
   const blob = await response.blob();
   // PDF export names every file .pdf; structured and native keep the server's (original) name.
-  const name = kind === 'PDFExport' ? pdfName(attachment.fileName) : fileNameOf(response, attachment.fileName);
+  const name = kind === 'PDFExport' ? pdfName(attachment.fileName) : responseFileName(response, attachment.fileName);
   saveFile(blob, name);
 }
 

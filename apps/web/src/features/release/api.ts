@@ -16,6 +16,7 @@ import {
 } from '@clinicrelay/contracts/messages.ts';
 import { ApiError, apiFetch, apiResponse } from '../../api/client.ts';
 import type { ListState } from '../../components/list-state.ts';
+import { responseFileName } from '../../components/save-file.ts';
 
 export type ReleaseView = 'all' | 'sent' | 'drafts';
 /** Which server call sends a draft: a new message, a forward or a reply (end-user §7). */
@@ -186,18 +187,11 @@ export function useUploadAttachment() {
 }
 
 
-// Content-Disposition: attachment; filename="…" (the server names the file); a fallback otherwise.
-function fileNameOf(response: Response, fallback: string): string {
-  const header = response.headers.get('Content-Disposition') ?? '';
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
-  return match?.[1] ? decodeURIComponent(match[1]) : fallback;
-}
-
 /** GET /api/messages/{id}/deliverysummary: the PDF and its file name; 403 when turned off, 409 when not ready. */
 export async function fetchDeliverySummary(messageId: string): Promise<{ blob: Blob; fileName: string }> {
   // A 403 here is the organization's setting, not a lost session: no sign-out handling.
   const response = await apiResponse(`/api/messages/${encodeURIComponent(messageId)}/deliverysummary`, { accept: 'application/pdf', reportAuthFailure: false });
-  return { blob: await response.blob(), fileName: fileNameOf(response, `delivery-summary-${messageId}.pdf`) };
+  return { blob: await response.blob(), fileName: responseFileName(response, `delivery-summary-${messageId}.pdf`) };
 }
 
 /** POST /api/messages/{id}/deliverysummary/sendtointake: the summary is made in the background. */
