@@ -30,9 +30,9 @@ export function inboundVisibleTo(viewer: Viewer): SQL | undefined {
   if (viewer.seesAll) return undefined;
   return or(
     eq(messages.assignedUserId, viewer.userId),
-    sql`exists (select 1 from ${userDocumentSources} inner join ${documentSources} on ${documentSources.id} = ${userDocumentSources.documentSourceId}
-      where ${userDocumentSources.userId} = ${viewer.userId} and ${userDocumentSources.organizationId} = ${viewer.organizationId}
-      and ${documentSources.fullAddress} = any(${recipientsOf}))`,
+    // The user's addresses as one array, computed once per query (an InitPlan), not once per message.
+    sql`${recipientsOf} && array(select ${documentSources.fullAddress} from ${userDocumentSources} inner join ${documentSources} on ${documentSources.id} = ${userDocumentSources.documentSourceId}
+      where ${userDocumentSources.userId} = ${viewer.userId} and ${userDocumentSources.organizationId} = ${viewer.organizationId})`,
     sql`exists (select 1 from ${userIntakeRules} inner join ${intakeRules} on ${intakeRules.id} = ${userIntakeRules.intakeRuleId}
       where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId}
       and coalesce(${intakeRules.toAddress}, ${intakeRules.fromAddress}, ${intakeRules.sourceType}) is not null
@@ -83,11 +83,12 @@ export interface IntakeQuery {
   orderDir: 'asc' | 'desc';
 }
 
-// Read: marked read, or every attachment opened (a message without attachments needs the mark).
-// Spelled with table names: drizzle leaves columns unqualified in select lists, where the subquery
-// would take them for its own.
-const readExpr = sql<boolean>`("messages"."is_read" or (exists (select 1 from "attachments" a where a."message_id" = "messages"."id")
-  and not exists (select 1 from "attachments" a where a."message_id" = "messages"."id" and not a."is_read")))`;
+// Read: marked read, or every attachment opened (a message without attachments needs the mark). One
+// index probe of attachments per message; the list's page works it out from its attachment counts.
+// Spelled with table names: drizzle may leave columns unqualified, and the subquery would take them for its own.
+const readExpr = sql<boolean>`("messages"."is_read" or coalesce((select bool_and(a."is_read") from "attachments" a where a."message_id" = "messages"."id"), false))`;
+export const isReadOf = (markedRead: boolean, attachments: { total: number; unread: number } | undefined) =>
+  markedRead || (!!attachments && attachments.total > 0 && attachments.unread === 0);
 const unacknowledgedFailure = and(eq(messages.status, 'Failed'), isNull(messages.failedAcknowledgedAt))!;
 
 // What every count and the list share: the organization's inbound messages in the date range that the caller may see.
@@ -154,7 +155,7 @@ export async function countCapped(db: DbOrTx, query: IntakeQuery, userId: string
   return { all, unassigned, assignedToSelf, unread, failed };
 }
 
-// One page of the organization's Intake, with the total number of matches computed by the same query.
+// One page of the organization's Intake, and the total number of matches.
 export async function findPage(db: DbOrTx, query: IntakeQuery, page: { offset: number; limit: number }) {
   const where = and(...conditions(query));
   const column = query.dateColumn === 'receiveDate' ? messages.systemReceivedDate : messages.updatedDate;
@@ -175,16 +176,16 @@ export async function findPage(db: DbOrTx, query: IntakeQuery, page: { offset: n
       patientName: messages.patientName,
       status: messages.status,
       properties: messages.properties,
-      isRead: readExpr,
-      totalCount: sql<number>`cast(count(*) over () as integer)`,
+      markedRead: messages.isRead,
     })
     .from(messages)
     .where(where)
     .orderBy(direction(column), direction(messages.id))
     .offset(page.offset)
     .limit(page.limit);
-  if (rows.length > 0 || page.offset === 0) return { items: rows, totalCount: rows[0]?.totalCount ?? 0 };
-  // A page past the end has no row to carry the total.
+  // A separate count: count(*) over () would make the database build every matching row in full
+  // before taking the page. A first page that is not full is its own total.
+  if (page.offset === 0 && rows.length < page.limit) return { items: rows, totalCount: rows.length };
   const [total] = await db.select({ n: count() }).from(messages).where(where);
   return { items: rows, totalCount: total?.n ?? 0 };
 }

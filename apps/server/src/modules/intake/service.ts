@@ -139,7 +139,7 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
       statusNumber: statusNumberOf(m.status),
       attachmentCount: attachmentCounts.get(m.id)?.total ?? 0,
       faxPageCount: m.properties?.faxPageCount ?? null,
-      isRead: m.isRead,
+      isRead: q.isReadOf(m.markedRead, attachmentCounts.get(m.id)),
     })),
   };
 }

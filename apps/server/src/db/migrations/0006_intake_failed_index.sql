@@ -1,0 +1,1 @@
+CREATE INDEX "messages_intake_failed_idx" ON "messages" USING btree ("organization_id","system_received_date") WHERE "messages"."direction" = 'Inbound' and "messages"."status" = 'Failed' and "messages"."failed_acknowledged_at" is null;
