@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isValidIsoDate, message } from './messages.ts';
+import { pageOf } from './paging.ts';
+import { organizationRoles } from './roles.ts';
 
 // Message status numbers of back-office-b §4 (0 is "Saved" for a draft). Lists and filters use them.
 export const messageStatusNumbers = {
@@ -211,6 +213,46 @@ export const userDocumentSource = z.object({ organizationId: z.string().uuid(), 
 export const userDocumentSources = z.array(userDocumentSource).max(500);
 export const userIntakeRule = z.object({ organizationId: z.string().uuid(), intakeRuleId: z.string().uuid() });
 export const userIntakeRules = z.array(userIntakeRule).max(500);
+// GET /api/users (end-user §7; Administrator): the members of the caller's current organization, e.g.
+// for Triage's user picker. sort is JSON, {"col":"lastName","dir":"asc"}; page is 1-based.
+export const USERS_PAGE_SIZE = 25;
+export const userSortColumns = ['userName', 'firstName', 'lastName', 'role'] as const;
+export const userSort = z.object({ col: z.enum(userSortColumns), dir: z.enum(['asc', 'desc']).default('asc') });
+export type UserSort = z.infer<typeof userSort>;
+export const usersQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(USERS_PAGE_SIZE),
+  sort: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v, ctx): UserSort => {
+      if (!v) return { col: 'lastName', dir: 'asc' };
+      try {
+        const parsed = userSort.safeParse(JSON.parse(v));
+        if (parsed.success) return parsed.data;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: `Sort is invalid: col is one of ${userSortColumns.join(', ')}, dir asc or desc.` });
+      return z.NEVER;
+    }),
+  // Named in the spec for the back office's network view; accepted, and an organization's members are listed.
+  includeNetwork: z.enum(['true', 'false']).optional(),
+});
+export type UsersQuery = z.input<typeof usersQuery>;
+export const organizationUser = z.object({
+  id: z.string(),
+  userName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  fullName: z.string(),
+  roles: z.array(z.enum(organizationRoles)),
+});
+export type OrganizationUser = z.infer<typeof organizationUser>;
+export const usersPage = pageOf(organizationUser);
+
 // GET /api/users/{id}/rules and GET /api/intakerules: an intake rule of the organization.
 export const intakeRuleView = z.object({
   id: z.string(),

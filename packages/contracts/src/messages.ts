@@ -15,6 +15,7 @@ export const releaseMessages = {
   patientGenderRequired: '"Patient Gender" is required.',
   patientBirthDateFuture: '"Patient Birth Date" must be equal or less than today.',
   patientBirthDateInvalid: '"Patient Birth Date" is invalid.',
+  patientVisitDateInvalid: '"Patient Visit Date" is invalid.',
   patientFieldTooLong: 'Patient fields may be at most 35 characters.',
   documentTypeRequired: (fileName: string) => `"Document Type" is required for file "${fileName}"`,
   documentDateRequired: (fileName: string) => `"Document Date" is required for file "${fileName}"`,
@@ -93,7 +94,7 @@ export const patient = z.object({
   country: z.string().trim().max(35).nullish(),
   telephone: z.string().trim().max(20).nullish(),
   visitId: z.string().trim().max(64).nullish(),
-  visitDate: z.string().trim().max(10).nullish().refine((v) => !v || isValidIsoDate(v), '"Patient Visit Date" is invalid.'),
+  visitDate: z.string().trim().max(10).nullish().refine((v) => !v || isValidIsoDate(v), releaseMessages.patientVisitDateInvalid),
   integrationMeta: z.record(z.string(), z.string().max(256).nullable()).nullish(),
 });
 export type Patient = z.infer<typeof patient>;

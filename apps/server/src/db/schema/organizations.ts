@@ -8,12 +8,17 @@ const audit = {
 };
 export { audit as auditColumns };
 
-// Settings the back office edits and Release reads (fax suppress settings, interoperability).
+// Settings the back office edits and Release and Intake read (fax suppress settings, interoperability).
 export interface OrganizationSettingsColumn {
   suppressCoverPage?: boolean;
   suppressMessageBody?: boolean;
   suppressAttachmentDescriptions?: boolean;
   deliverySummaryEnableDownload?: boolean;
+  exportMode?: 'Print' | 'Export';
+  exportOption?: 'PatientFolder' | 'SingleFolder' | null;
+  exportDirectoryType?: string | null;
+  exportVisitDirectory?: boolean;
+  nonPatientExport?: boolean;
 }
 
 // The Organization fields of back-office-a §3 that sessions need; the back-office issue adds the rest.

@@ -23,9 +23,12 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 
 // The demo world of the foundation issue §9; later issues add their own parts (document sources, messages).
 const demoOrganizations: Record<string, OrgSeed> = {
-  lakeside: { name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional', settings: { deliverySummaryEnableDownload: true } },
-  // Riverview suppresses the fax cover page, so its fax defaults differ visibly from Lakeside's.
-  riverview: { name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional', settings: { deliverySummaryEnableDownload: true, suppressCoverPage: true } },
+  // Lakeside exports into a folder per patient and visit, so its Intake visit fields are editable.
+  lakeside: { name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional', settings: { deliverySummaryEnableDownload: true, exportMode: 'Export', exportOption: 'PatientFolder', exportVisitDirectory: true } },
+  // Riverview suppresses the fax cover page, so its fax defaults differ visibly from Lakeside's; it exports
+  // into one folder (visit fields disabled). No demo organization is in print export mode: the Intake e2e
+  // journey has Riverview's user set a document type, which print mode forbids (component tests cover it).
+  riverview: { name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional', settings: { deliverySummaryEnableDownload: true, suppressCoverPage: true, exportMode: 'Export', exportOption: 'SingleFolder' } },
   hillcrest: { name: 'Hillcrest Pediatrics', subdomain: 'hillcrest', isActivated: false, isAcceptedEula: false, isIdProofed: false, planId: 'professional' },
   oakwood: { name: 'Oakwood Clinic', subdomain: 'oakwood', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(400), isIdProofed: true, idProofedAttemptDate: daysAgo(400), cancelledAt: daysAgo(20), subscriptionReference: 'SUB-OAKWOOD-2025-0042', planId: 'professional' },
 };

@@ -6,7 +6,8 @@ import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 
-// Not a call the spec names: the settings Release reads (fax option defaults, delivery summary, brand).
+// Not a call the spec names: the settings Release and Intake read (fax option defaults, delivery summary,
+// brand, interoperability).
 export function organizationSettingsRoutes(app: App, deps: service.OrganizationSettingsDeps) {
   app.route({
     method: 'GET',

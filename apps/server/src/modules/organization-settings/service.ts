@@ -19,6 +19,12 @@ export function settingsOf(column: OrganizationSettingsColumn | null | undefined
     suppressMessageBody: s.suppressMessageBody === true,
     suppressAttachmentDescriptions: s.suppressAttachmentDescriptions === true,
     deliverySummaryEnableDownload: s.deliverySummaryEnableDownload === true,
+    // An organization that never chose exports (rather than only prints), with no folder option.
+    exportMode: s.exportMode === 'Print' ? 'Print' : 'Export',
+    exportOption: s.exportOption ?? null,
+    exportDirectoryType: s.exportDirectoryType ?? null,
+    exportVisitDirectory: s.exportVisitDirectory === true,
+    nonPatientExport: s.nonPatientExport === true,
   };
 }
 

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { UserSort } from '@clinicrelay/contracts/intake.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { intakeRules, userDocumentSources, userIntakeRules } from '../../db/schema/intake.ts';
-import { memberships } from '../../db/schema/users.ts';
+import { memberships, users } from '../../db/schema/users.ts';
 
 export type IntakeRuleRow = typeof intakeRules.$inferSelect;
 
@@ -78,4 +79,31 @@ export async function removeRule(db: DbOrTx, organizationId: string, id: string)
     .where(and(eq(intakeRules.organizationId, organizationId), eq(intakeRules.id, id)))
     .returning({ id: intakeRules.id });
   return rows.length > 0;
+}
+
+const memberSortColumns = { userName: users.userName, firstName: users.firstName, lastName: users.lastName, role: memberships.role } as const;
+
+// LIKE wildcards in the search text are matched literally.
+const likeEscaped = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// The members of one organization, optionally matching a search in user name, first or last name.
+export async function findMembersPage(db: DbOrTx, organizationId: string, opts: { search?: string | undefined; sort: UserSort; offset: number; limit: number }) {
+  const pattern = opts.search ? likeEscaped(opts.search) : null;
+  const where: SQL | undefined = and(
+    eq(memberships.organizationId, organizationId),
+    pattern ? or(ilike(users.userName, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined,
+  );
+  const direction = opts.sort.dir === 'desc' ? desc : asc;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ id: users.id, userName: users.userName, firstName: users.firstName, lastName: users.lastName, role: memberships.role })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(where)
+      .orderBy(direction(memberSortColumns[opts.sort.col]), asc(users.lastName), asc(users.firstName), asc(users.id))
+      .limit(opts.limit)
+      .offset(opts.offset),
+    db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where),
+  ]);
+  return { rows, totalCount: total?.n ?? 0 };
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules } from '@clinicrelay/contracts/intake.ts';
+import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules, usersPage, usersQuery } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
@@ -15,6 +15,14 @@ const caller = (request: FastifyRequest): service.Caller => ({ session: auth(req
 // DELETE /api/intakerules/{id} are not in the spec; they are named in the same style.
 export function usersRoutes(app: App, deps: service.UsersDeps) {
   const tags = ['users'];
+
+  app.route({
+    method: 'GET',
+    url: '/api/users',
+    config: { roles: ADMINS },
+    schema: { tags, querystring: usersQuery, response: { 200: usersPage } },
+    handler: (request) => service.listMembers(deps, caller(request), request.query),
+  });
 
   app.route({
     method: 'GET',

@@ -104,3 +104,50 @@ describe('Assigning addresses and intake rules to users', () => {
     expect((await t.call(DEMO.lakesideAdmin, 'GET', `/api/users/${leo}/documentsources`)).json()).toHaveLength(1);
   });
 });
+
+describe('Listing the members of the organization (GET /api/users)', () => {
+  const t = useTestApp();
+  const names = (res: { json: () => { items: { fullName: string }[] } }) => res.json().items.map((u) => u.fullName);
+
+  it('gives an administrator the members of their current organization only, sorted by last name', async () => {
+    const res = await t.call(DEMO.riverviewAdmin, 'GET', '/api/users');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      items: [
+        { id: await userIdOf(t.handle.db, DEMO.riverviewUser), userName: DEMO.riverviewUser, firstName: 'Ray', lastName: 'Banks', fullName: 'Ray Banks', roles: ['User'] },
+        expect.objectContaining({ userName: 'multi@example.org', fullName: 'Morgan Multi', roles: ['User'] }),
+        expect.objectContaining({ userName: DEMO.riverviewAdmin, fullName: 'Rachel Rivers', roles: ['Administrator'] }),
+      ],
+      totalCount: 3,
+    });
+    // Lakeside's list has none of Riverview's own people.
+    const lakeside = names(await t.call(DEMO.lakesideAdmin, 'GET', '/api/users'));
+    expect(lakeside).toEqual(['Laura Lake', 'Morgan Multi', 'Nina Network', 'Leo Shore']);
+  });
+
+  it('searches, sorts by a named column, and pages from 1', async () => {
+    const search = await t.call(DEMO.lakesideAdmin, 'GET', '/api/users?search=SHORE');
+    expect(search.json()).toMatchObject({ totalCount: 1, items: [{ userName: DEMO.lakesideUser }] });
+    // A LIKE wildcard is a plain character.
+    expect((await t.call(DEMO.lakesideAdmin, 'GET', '/api/users?search=%25')).json().totalCount).toBe(0);
+
+    const sort = encodeURIComponent(JSON.stringify({ col: 'firstName', dir: 'desc' }));
+    expect(names(await t.call(DEMO.lakesideAdmin, 'GET', `/api/users?sort=${sort}`))).toEqual(['Nina Network', 'Morgan Multi', 'Leo Shore', 'Laura Lake']);
+
+    const page2 = await t.call(DEMO.lakesideAdmin, 'GET', '/api/users?page=2&pageSize=3');
+    expect(page2.json()).toMatchObject({ totalCount: 4, items: [{ fullName: 'Leo Shore' }] });
+  });
+
+  it('refuses a sort column that is not listed, a page below 1 and a page size above 100', async () => {
+    const sort = encodeURIComponent(JSON.stringify({ col: 'passwordHash', dir: 'asc' }));
+    for (const query of [`sort=${sort}`, 'sort=not-json', 'page=0', 'pageSize=101']) {
+      expect((await t.call(DEMO.lakesideAdmin, 'GET', `/api/users?${query}`)).statusCode, query).toBe(400);
+    }
+  });
+
+  it('refuses a User with 403', async () => {
+    const res = await t.call(DEMO.lakesideUser, 'GET', '/api/users');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: 'You are not authorized to view this resource.' });
+  });
+});

@@ -44,6 +44,15 @@ describe('authorization of every /api route', () => {
     }
   });
 
+  it('refuses a User on every route declared for Administrators only', async () => {
+    const adminOnly = t.app.apiRoutes.filter((r) => Array.isArray(r.roles) && r.roles.length > 0 && r.roles.every((role: string) => role === 'Administrator'));
+    expect(adminOnly.map((r) => `${r.method} ${r.url}`)).toContain('GET /api/users');
+    for (const r of adminOnly) {
+      const res = await t.call('user@lakeside.example.org', r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+    }
+  });
+
   it('refuses a token that was revoked on every non-public route', async () => {
     const pair = await t.login('user@lakeside.example.org');
     await t.call(pair.accessToken, 'POST', '/api/account/logout');

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { attachmentSummary, documentSource, documentType, message, type Patient } from '@clinicrelay/contracts/messages.ts';
-import { extractionStatus, intakeList, processedTypes, type IntakeFilter } from '@clinicrelay/contracts/intake.ts';
+import { extractionStatus, intakeList, processedTypes, usersPage, type IntakeFilter, type UserSort } from '@clinicrelay/contracts/intake.ts';
 import type { AttachmentMetaInput } from '@clinicrelay/contracts/attachments.ts';
 import { ApiError, apiFetch } from '../../api/client.ts';
 
@@ -15,6 +15,7 @@ export const intakeKeys = {
   message: (id: string) => [...intakeKeys.messages(), id] as const,
   documentSources: () => [...intakeKeys.all, 'documentSources'] as const,
   documentTypes: () => [...intakeKeys.all, 'documentTypes'] as const,
+  users: (search: string) => [...intakeKeys.all, 'users', search] as const,
 };
 
 export type IntakeListAnswer = z.infer<typeof intakeList>;
@@ -54,6 +55,24 @@ export const useDocumentTypes = () =>
     queryKey: intakeKeys.documentTypes(),
     queryFn: ({ signal }) => apiFetch('/api/documenttypes', { schema: z.array(documentType), signal }),
     staleTime: 5 * 60_000,
+  });
+
+// Triage's picker shows the first 100 matches; a longer organization narrows them by typing.
+const USER_PICKER_SIZE = 100;
+const USER_PICKER_SORT: UserSort = { col: 'lastName', dir: 'asc' };
+
+/** GET /api/users (Administrator): the organization's members matching a search, for the Triage user picker. */
+export const useOrganizationUsers = (search: string, enabled: boolean) =>
+  useQuery({
+    queryKey: intakeKeys.users(search),
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ page: '1', pageSize: String(USER_PICKER_SIZE), sort: JSON.stringify(USER_PICKER_SORT) });
+      if (search) params.set('search', search);
+      return apiFetch(`/api/users?${params.toString()}`, { schema: usersPage, signal });
+    },
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
   });
 
 const textMessage = z.object({ message: z.string() }).loose();
@@ -129,6 +148,7 @@ export function useSavePatient() {
 export interface AttachmentChange {
   id: string;
   isSelected?: boolean;
+  fileName?: string;
   attachmentMeta?: AttachmentMetaInput;
 }
 

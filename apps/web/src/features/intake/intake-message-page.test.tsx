@@ -1,9 +1,11 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import type { Profile } from '@clinicrelay/contracts/session.ts';
 import { demoProfile, json, renderApp, signIn, stubApi, type ApiStubOptions } from '../../app/app-test-harness.tsx';
-import { ATTACHMENT_ID, FakeWebSocket, intakeMessage, MESSAGE_ID } from './intake-test-fixtures.ts';
+import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
+import { ATTACHMENT_ID, FakeWebSocket, intakeMessage, MESSAGE_ID, organizationSettings } from './intake-test-fixtures.ts';
 
 let uninstall: (() => void) | undefined;
 beforeEach(() => {
@@ -17,11 +19,12 @@ interface Options {
   roles?: Profile['roles'];
   features?: string[];
   handlers?: ApiStubOptions['handlers'];
+  settings?: Partial<OrganizationSettings>;
 }
 
 const base = `/api/messages/${MESSAGE_ID}`;
 
-async function view({ message = {}, roles = ['User'], features = [], handlers = {} }: Options = {}) {
+async function view({ message = {}, roles = ['User'], features = [], handlers = {}, settings = {} }: Options = {}) {
   signIn();
   const api = stubApi({
     profile: demoProfile({ roles }),
@@ -31,6 +34,7 @@ async function view({ message = {}, roles = ['User'], features = [], handlers = 
       [`PUT ${base}/read`]: () => json(200, { message: 'Read.' }),
       [`PUT ${base}/attachments/${ATTACHMENT_ID}/read`]: () => json(200, {}),
       'GET /api/documenttypes': () => json(200, [{ id: 'd-1', name: 'Referral', source: 'System' }]),
+      'GET /api/organizationsettings': () => json(200, organizationSettings(settings)),
       ...handlers,
     },
   });
@@ -155,5 +159,127 @@ describe('Intake message view', () => {
     await view();
     await screen.findByRole('textbox', { name: 'First name' });
     expect(screen.queryByRole('button', { name: 'Extract patient' })).toBeNull();
+  });
+});
+
+const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
+const PATIENT_FIELDS = ['First name', 'Middle name', 'Last name', 'Birth date', 'Telephone', 'Street address', 'City', 'State', 'Postal code'];
+
+describe('Intake message view: interoperability settings (end-user §4 "Page strategies")', () => {
+  it('disables the patient and attachment fields in print export mode, and says why', async () => {
+    await view({ settings: { exportMode: 'Print', exportOption: 'PatientFolder', exportVisitDirectory: true } });
+    expect(await screen.findByText('Your organization is in print export mode: patient and attachment fields are read-only.')).toBeTruthy();
+    for (const name of [...PATIENT_FIELDS, 'Visit ID', 'Visit date']) expect(field(name).disabled, name).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('combobox', { name: 'Gender' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save patient' }).disabled).toBe(true);
+    // The attachment is selected, so only print mode keeps its fields read-only.
+    for (const name of ['Name', 'Document date', 'Description']) expect(field(name).disabled, name).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('combobox', { name: 'Document type' }).disabled).toBe(true);
+    // Choosing what to print stays possible.
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Include referral.pdf' }).disabled).toBe(false);
+  });
+
+  it('enables the patient and attachment fields in export mode, and saves an attachment’s name, type and date', async () => {
+    const saved: unknown[] = [];
+    const message = intakeMessage();
+    await view({ handlers: { [`PUT ${base}/attachments`]: (body) => (saved.push(body), json(200, message.attachments)) } });
+    await waitFor(() => expect(field('First name').disabled).toBe(false));
+    expect(screen.queryByText(/print export mode/)).toBeNull();
+    for (const name of ['Name', 'Document date', 'Description']) expect(field(name).disabled, name).toBe(false);
+
+    fireEvent.change(field('Name'), { target: { value: 'Referral letter.pdf' } });
+    fireEvent.blur(field('Name'));
+    fireEvent.change(field('Document date'), { target: { value: '11/19/2026' } });
+    fireEvent.blur(field('Document date'));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[0]).toEqual([{ id: ATTACHMENT_ID, fileName: 'Referral letter.pdf' }]);
+    expect(saved[1]).toEqual([{ id: ATTACHMENT_ID, attachmentMeta: expect.objectContaining({ documentDate: '2026-11-19', documentDateType: 'selected' }) }]);
+
+    fireEvent.change(field('Document date'), { target: { value: '19.11.2026' } });
+    fireEvent.blur(field('Document date'));
+    expect(await screen.findByText('Document Date is invalid.')).toBeTruthy();
+    expect(saved).toHaveLength(2);
+  });
+
+  it('enables the visit fields only for a patient-folder export with a visit directory', async () => {
+    for (const settings of [{}, { exportOption: 'PatientFolder', exportVisitDirectory: false }, { exportOption: 'SingleFolder', exportVisitDirectory: true }] as const) {
+      await view({ settings });
+      await waitFor(() => expect(screen.getByText('Visit fields are used only when your organization exports into a folder per patient and visit.')).toBeTruthy());
+      expect(field('Visit ID').disabled, JSON.stringify(settings)).toBe(true);
+      expect(field('Visit date').disabled).toBe(true);
+      expect(field('Last name').disabled).toBe(false);
+      uninstall?.();
+      cleanup();
+    }
+
+    let savedPatient: unknown;
+    await view({
+      settings: { exportOption: 'PatientFolder', exportVisitDirectory: true },
+      message: { patient: { patientIds: [], firstName: 'Maria', lastName: 'Alvarez', visitId: 'V-1', visitDate: '2026-11-01' } },
+      handlers: { [`PUT ${base}/patient`]: (body) => ((savedPatient = body), json(200, intakeMessage({ patient: body as never }))) },
+    });
+    await waitFor(() => expect(field('Visit ID').disabled).toBe(false));
+    expect(field('Visit ID').value).toBe('V-1');
+    expect(field('Visit date').value).toBe('11/01/2026');
+    expect(screen.queryByText(/Visit fields are used only/)).toBeNull();
+
+    fireEvent.change(field('Visit date'), { target: { value: '2026-11-02' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save patient' }));
+    expect(await screen.findByText('"Patient Visit Date" is invalid.')).toBeTruthy();
+    fireEvent.change(field('Visit ID'), { target: { value: 'V-2' } });
+    fireEvent.change(field('Visit date'), { target: { value: '11/02/2026' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save patient' }));
+    await waitFor(() => expect(savedPatient).toMatchObject({ firstName: 'Maria', lastName: 'Alvarez', visitId: 'V-2', visitDate: '2026-11-02' }));
+  });
+});
+
+const usersUrl = (search?: string) => {
+  const params = new URLSearchParams({ page: '1', pageSize: '100', sort: JSON.stringify({ col: 'lastName', dir: 'asc' }) });
+  if (search) params.set('search', search);
+  return `GET /api/users?${params.toString()}`;
+};
+const member = (id: string, firstName: string, lastName: string) => ({ id, userName: `${firstName.toLowerCase()}@lakeside.example`, firstName, lastName, fullName: `${firstName} ${lastName}`, roles: ['User'] });
+const DANA = '77777777-7777-4777-8777-777777777777';
+const SOURCES = { 'GET /api/documentsources': () => json(200, [{ id: 's-2', address: { fullAddress: 'billing@riverview.direct.example.org', type: 'Direct' }, status: 1 }]) };
+
+describe('Triage modal', { timeout: 30_000 }, () => {
+  it('lets an Administrator pick a user from the organization’s members, searched on the server', async () => {
+    const { calls } = await view({
+      roles: ['Administrator'],
+      handlers: {
+        ...SOURCES,
+        [usersUrl()]: () => json(200, { items: [member('88888888-8888-4888-8888-888888888888', 'Sam', 'Ortiz'), member(DANA, 'Dana', 'Reyes')], totalCount: 2 }),
+        [usersUrl('rey')]: () => json(200, { items: [member(DANA, 'Dana', 'Reyes')], totalCount: 1 }),
+        [`POST ${base}/triage`]: () => json(200, { message: 'ok' }),
+      },
+    });
+    const user = userEvent.setup({ delay: null });
+    fireEvent.click(screen.getByRole('button', { name: 'Triage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Triage message' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'User' }));
+    expect(await screen.findByRole('option', { name: 'Sam Ortiz (sam@lakeside.example)' })).toBeTruthy();
+    await user.type(within(dialog).getByRole('combobox', { name: 'User' }), 'rey');
+    await waitFor(() => expect(calls.some((c) => c.key === usersUrl('rey'))).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('option', { name: 'Sam Ortiz (sam@lakeside.example)' })).toBeNull());
+    await user.click(await screen.findByRole('option', { name: 'Dana Reyes (dana@lakeside.example)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Triage' }));
+    await waitFor(() => expect(calls.find((c) => c.key === `POST ${base}/triage`)?.body).toEqual({ documentSourceId: null, userId: DANA }));
+  });
+
+  it('keeps a User to addresses: no user list, and the modal says so', async () => {
+    const { calls } = await view({ handlers: { ...SOURCES, [`POST ${base}/triage`]: () => json(200, { message: 'ok' }) } });
+    const user = userEvent.setup({ delay: null });
+    fireEvent.click(screen.getByRole('button', { name: 'Triage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Triage message' });
+    expect(within(dialog).getByText('Only administrators can triage a message to a user; the list of users is not available to you.')).toBeTruthy();
+    expect(within(dialog).queryByRole('combobox', { name: 'User' })).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Triage' }));
+    expect(await within(dialog).findByText('Choose an address or a user to triage the message to.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Address' }));
+    await user.click(await screen.findByRole('option', { name: 'billing@riverview.direct.example.org (Direct)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Triage' }));
+    await waitFor(() => expect(calls.find((c) => c.key === `POST ${base}/triage`)?.body).toEqual({ documentSourceId: 's-2', userId: null }));
+    expect(calls.some((c) => c.key.startsWith('GET /api/users?'))).toBe(false);
   });
 });

@@ -4,7 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { intakeMessages, processedTypes } from '@clinicrelay/contracts/intake.ts';
 import { releaseMessages, splitAddresses, type Message, type Patient } from '@clinicrelay/contracts/messages.ts';
+import { isPrintExportMode, visitFieldsEnabled } from '@clinicrelay/contracts/organization-settings.ts';
 import { ApiError } from '../../api/client.ts';
+import { useOrganizationSettings } from '../../api/organization-settings.ts';
 import { useSession } from '../../app/session-context.ts';
 import { errorDetails } from '../../components/error-details.ts';
 import { formatDateTime } from '../../components/format.ts';
@@ -53,6 +55,8 @@ const draftOf = (patient: Patient | null): PatientDraft => ({
   city: patient?.city ?? '',
   state: patient?.state ?? '',
   postalCode: patient?.postalCode ?? '',
+  visitId: patient?.visitId ?? '',
+  visitDate: isoToUs(patient?.visitDate),
 });
 
 const orNull = (value: string) => value.trim() || null;
@@ -95,6 +99,10 @@ function IntakeMessageView({ message }: { message: Message }) {
   const [extracted, setExtracted] = useState<ReadonlySet<ExtractedField>>(new Set());
   const [extracting, setExtracting] = useState(false);
   const isAdministrator = profile.roles.includes('Administrator');
+  // Until the settings arrive (or if they cannot be read) the server's defaults apply: export mode, no visit folder.
+  const settings = useOrganizationSettings().data;
+  const printMode = settings ? isPrintExportMode(settings) : false;
+  const visitEditable = settings ? visitFieldsEnabled(settings) : false;
   const readSent = useRef(false);
 
   // Opening marks the message read, once.
@@ -182,6 +190,11 @@ function IntakeMessageView({ message }: { message: Message }) {
       notifyError(releaseMessages.patientBirthDateInvalid);
       return;
     }
+    const visitDate = patient.visitDate.trim() ? usToIso(patient.visitDate) : null;
+    if (patient.visitDate.trim() && !visitDate) {
+      notifyError(releaseMessages.patientVisitDateInvalid);
+      return;
+    }
     try {
       await savePatient.mutateAsync({
         id: message.id,
@@ -197,6 +210,8 @@ function IntakeMessageView({ message }: { message: Message }) {
           city: orNull(patient.city),
           state: orNull(patient.state),
           postalCode: orNull(patient.postalCode),
+          visitId: orNull(patient.visitId),
+          visitDate,
         },
       });
       setPatientDirty(false);
@@ -303,6 +318,8 @@ function IntakeMessageView({ message }: { message: Message }) {
         )}
       </Card>
 
+      {printMode && <Alert color="blue">Your organization is in print export mode: patient and attachment fields are read-only.</Alert>}
+
       <PatientSection
         value={patient}
         onChange={(next) => {
@@ -313,12 +330,15 @@ function IntakeMessageView({ message }: { message: Message }) {
         onSave={() => void save()}
         saving={savePatient.isPending}
         dirty={patientDirty}
+        disabled={printMode}
+        visitDisabled={!visitEditable}
       />
 
       <IntakeAttachments
         message={message}
         onExtract={features.has('PatientExtractionAPI') ? (attachment) => void extract(attachment) : undefined}
         extracting={extracting}
+        fieldsReadOnly={printMode}
       />
 
       <ConfirmAttachmentsModal

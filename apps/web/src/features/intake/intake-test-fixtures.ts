@@ -1,5 +1,6 @@
 import type { IntakeListItem } from '@clinicrelay/contracts/intake.ts';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
+import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
 
 // Test data and a fake hub socket for the Intake component tests.
 
@@ -79,6 +80,23 @@ export function intakeMessage(overrides: Partial<Message> = {}): Message {
     properties: null,
     trackFaxResponses: false,
     deliveries: [],
+    ...overrides,
+  };
+}
+
+/** GET /api/organizationsettings: the server's defaults (export mode, no folder option) unless overridden. */
+export function organizationSettings(overrides: Partial<OrganizationSettings> = {}): OrganizationSettings {
+  return {
+    brandName: 'ClinicRelay',
+    suppressCoverPage: false,
+    suppressMessageBody: false,
+    suppressAttachmentDescriptions: false,
+    deliverySummaryEnableDownload: false,
+    exportMode: 'Export',
+    exportOption: null,
+    exportDirectoryType: null,
+    exportVisitDirectory: false,
+    nonPatientExport: false,
     ...overrides,
   };
 }

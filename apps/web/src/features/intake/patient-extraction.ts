@@ -32,7 +32,7 @@ export async function extractPatient(messageId: string, attachmentId: string, po
 }
 
 /** The form's patient fields as text, birth date as MM/DD/YYYY. */
-export type PatientDraft = Record<ExtractedField | 'telephone' | 'streetAddress1' | 'city' | 'state' | 'postalCode', string>;
+export type PatientDraft = Record<ExtractedField | 'telephone' | 'streetAddress1' | 'city' | 'state' | 'postalCode' | 'visitId' | 'visitDate', string>;
 
 export const isoToUs = (iso: string | null | undefined) => {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso ?? '');

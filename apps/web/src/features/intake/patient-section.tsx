@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Select, SimpleGrid, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import type { ExtractedField, PatientDraft } from './patient-extraction.ts';
 
 export interface PatientSectionProps {
@@ -9,7 +9,10 @@ export interface PatientSectionProps {
   onSave: () => void;
   saving: boolean;
   dirty: boolean;
+  /** Print export mode: every field is read-only. */
   disabled?: boolean;
+  /** Visit fields are editable only for a patient-folder export with a visit directory (end-user §4). */
+  visitDisabled?: boolean;
 }
 
 const genders = [
@@ -25,13 +28,13 @@ const ExtractedBadge = () => (
 );
 
 /** The patient the message is about (end-user §2 "Patient section"); birth date and gender are optional in Intake. */
-export function PatientSection({ value, onChange, extracted, onSave, saving, dirty, disabled = false }: PatientSectionProps) {
-  const text = (field: keyof PatientDraft, label: string, maxLength = 35) => (
+export function PatientSection({ value, onChange, extracted, onSave, saving, dirty, disabled = false, visitDisabled = false }: PatientSectionProps) {
+  const text = (field: keyof PatientDraft, label: string, maxLength = 35, fieldDisabled = disabled) => (
     <TextInput
       label={label}
       value={value[field]}
       maxLength={maxLength}
-      disabled={disabled}
+      disabled={fieldDisabled}
       rightSection={extracted.has(field as ExtractedField) ? <ExtractedBadge /> : undefined}
       rightSectionWidth={72}
       onChange={(event) => onChange({ ...value, [field]: event.currentTarget.value })}
@@ -76,7 +79,21 @@ export function PatientSection({ value, onChange, extracted, onSave, saving, dir
         {text('city', 'City')}
         {text('state', 'State')}
         {text('postalCode', 'Postal code', 10)}
+        {text('visitId', 'Visit ID', 64, disabled || visitDisabled)}
+        <TextInput
+          label="Visit date"
+          placeholder="MM/DD/YYYY"
+          value={value.visitDate}
+          maxLength={10}
+          disabled={disabled || visitDisabled}
+          onChange={(event) => onChange({ ...value, visitDate: event.currentTarget.value })}
+        />
       </SimpleGrid>
+      {visitDisabled && !disabled && (
+        <Text size="xs" c="dimmed" mt="xs">
+          Visit fields are used only when your organization exports into a folder per patient and visit.
+        </Text>
+      )}
     </Card>
   );
 }

@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { organizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
 import { supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
 import { respondRequest, type RespondRequest } from '@clinicrelay/contracts/conversations.ts';
 import {
@@ -33,7 +32,6 @@ export const releaseKeys = {
   classifications: () => [...releaseKeys.all, 'classifications'] as const,
   addressCache: () => [...releaseKeys.all, 'addressCache'] as const,
   extensions: () => [...releaseKeys.all, 'extensions'] as const,
-  organizationSettings: () => [...releaseKeys.all, 'organizationSettings'] as const,
 };
 
 // GET /api/messages: empty values are dropped from the query (end-user §5).
@@ -103,14 +101,6 @@ export function useSaveAddressCache() {
     onSuccess: (saved) => queryClient.setQueryData(releaseKeys.addressCache(), saved),
   });
 }
-
-/** GET /api/organizationsettings: fax option defaults and whether delivery summaries may be downloaded. */
-export const useOrganizationSettings = () =>
-  useQuery({
-    queryKey: releaseKeys.organizationSettings(),
-    queryFn: ({ signal }) => apiFetch('/api/organizationsettings', { schema: organizationSettings, signal }),
-    staleTime: 5 * 60_000,
-  });
 
 // The server's list when it answers, else the contracts' list the server checks uploads against.
 export const useAttachmentExtensions = () =>

@@ -23,6 +23,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { ApiError } from '../../api/client.ts';
+import { useOrganizationSettings } from '../../api/organization-settings.ts';
 import { useSession } from '../../app/session-context.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
@@ -32,7 +33,6 @@ import {
   useClassifications,
   useDeleteMessage,
   useDocumentSources,
-  useOrganizationSettings,
   useReleaseMessage,
   useReleaseTypes,
   useSaveDraft,

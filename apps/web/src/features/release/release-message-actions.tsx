@@ -7,7 +7,8 @@ import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { MessageActivityModal } from '../../components/message-activity-modal.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { fetchDeliverySummary, useOrganizationSettings, useRespondToReferral, useSendDeliverySummaryToIntake } from './api.ts';
+import { useOrganizationSettings } from '../../api/organization-settings.ts';
+import { fetchDeliverySummary, useRespondToReferral, useSendDeliverySummaryToIntake } from './api.ts';
 import { saveFile } from '../../components/save-file.ts';
 
 /** The view page's actions beyond Forward and Delete: delivery summary and (Administrator) Activity. */

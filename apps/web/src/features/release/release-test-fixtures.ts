@@ -52,6 +52,11 @@ export function settings(overrides: Partial<OrganizationSettings> = {}): Organiz
     suppressMessageBody: false,
     suppressAttachmentDescriptions: false,
     deliverySummaryEnableDownload: true,
+    exportMode: 'Export',
+    exportOption: null,
+    exportDirectoryType: null,
+    exportVisitDirectory: false,
+    nonPatientExport: false,
     ...overrides,
   };
 }
