@@ -1,6 +1,6 @@
 import type { IntakeListItem } from '@clinicrelay/contracts/intake.ts';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
-import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
+import { messageFixture, settingsFixture } from '../../test/fixtures.ts';
 
 // Test data and a fake hub socket for the Intake component tests.
 
@@ -31,26 +31,18 @@ export function listItem(overrides: Partial<IntakeListItem> = {}): IntakeListIte
 }
 
 export function intakeMessage(overrides: Partial<Message> = {}): Message {
-  return {
+  return messageFixture({
     id: MESSAGE_ID,
     subject: 'Referral for Maria Alvarez',
     fromAddress: 'intake@lakeside.direct.example.org',
     toAddress: 'referrals@riverview.direct.example.org',
     body: 'Please see Ms. Alvarez.',
-    comments: null,
     messageDate: '2026-11-20T15:00:00Z',
     systemReceivedDate: '2026-11-20T15:01:00Z',
     createdDate: '2026-11-20T15:01:00Z',
     updatedDate: '2026-11-20T15:01:00Z',
-    isDraft: false,
-    isProcessed: false,
-    isUrgent: false,
-    origin: null,
     status: 'Received',
-    processedType: null,
     sourceType: 'Direct',
-    patient: null,
-    patientName: null,
     attachments: [
       {
         id: ATTACHMENT_ID,
@@ -68,38 +60,12 @@ export function intakeMessage(overrides: Partial<Message> = {}): Message {
         integrationMeta: null,
       },
     ],
-    conversation: null,
-    classification: null,
-    reasonForDisclosure: null,
-    originalObjectId: null,
-    releaseTypeId: null,
-    conversion: null,
-    attachments2PDF: false,
-    attachments2CDA: false,
-    isReadyForDeliverySummary: false,
-    properties: null,
-    trackFaxResponses: false,
-    deliveries: [],
     ...overrides,
-  };
+  });
 }
 
 /** GET /api/organizationsettings: the server's defaults (export mode, no folder option) unless overridden. */
-export function organizationSettings(overrides: Partial<OrganizationSettings> = {}): OrganizationSettings {
-  return {
-    brandName: 'ClinicRelay',
-    suppressCoverPage: false,
-    suppressMessageBody: false,
-    suppressAttachmentDescriptions: false,
-    deliverySummaryEnableDownload: false,
-    exportMode: 'Export',
-    exportOption: null,
-    exportDirectoryType: null,
-    exportVisitDirectory: false,
-    nonPatientExport: false,
-    ...overrides,
-  };
-}
+export const organizationSettings = settingsFixture;
 
 /** A WebSocket the test drives: it opens on the next tick and records what the page sends. */
 export class FakeWebSocket {

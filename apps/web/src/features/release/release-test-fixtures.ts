@@ -1,6 +1,7 @@
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
 import { json } from '../../app/app-test-harness.tsx';
+import { messageFixture, settingsFixture } from '../../test/fixtures.ts';
 
 // Test data of the release area's component tests.
 
@@ -8,58 +9,19 @@ export const MESSAGE_ID = '33333333-3333-4333-8333-333333333333';
 export const DRAFT_ID = '22222222-2222-4222-8222-222222222222';
 
 export function releaseMessage(overrides: Partial<Message> = {}): Message {
-  return {
+  return messageFixture({
     id: MESSAGE_ID,
     subject: 'Referral for J. Doe',
     fromAddress: 'records@lakeside.direct.example.org',
     toAddress: '5035550202',
-    body: '',
-    comments: null,
     messageDate: '2026-11-20T15:00:00Z',
-    systemReceivedDate: null,
-    createdDate: '2026-11-20T15:00:00Z',
-    updatedDate: '2026-11-20T15:00:00Z',
-    isDraft: false,
-    isProcessed: false,
-    isUrgent: false,
-    origin: null,
     status: 'Delivered',
-    processedType: null,
-    sourceType: null,
-    patient: null,
-    patientName: null,
-    attachments: [],
-    conversation: null,
-    classification: null,
-    reasonForDisclosure: null,
-    originalObjectId: null,
-    releaseTypeId: null,
-    conversion: null,
-    attachments2PDF: false,
-    attachments2CDA: false,
     isReadyForDeliverySummary: true,
-    properties: null,
-    trackFaxResponses: false,
-    deliveries: [],
     ...overrides,
-  };
+  });
 }
 
-export function settings(overrides: Partial<OrganizationSettings> = {}): OrganizationSettings {
-  return {
-    brandName: 'ClinicRelay',
-    suppressCoverPage: false,
-    suppressMessageBody: false,
-    suppressAttachmentDescriptions: false,
-    deliverySummaryEnableDownload: true,
-    exportMode: 'Export',
-    exportOption: null,
-    exportDirectoryType: null,
-    exportVisitDirectory: false,
-    nonPatientExport: false,
-    ...overrides,
-  };
-}
+export const settings = (overrides: Partial<OrganizationSettings> = {}) => settingsFixture({ deliverySummaryEnableDownload: true, ...overrides });
 
 export const composeLookups = {
   'GET /api/documentsources': () =>
