@@ -46,6 +46,14 @@ const optionalIsoDate = z
   .nullish()
   .refine((v) => !v || isValidIsoDate(v), 'Date is invalid.');
 
+// A column filter of the Intake list: case-insensitive; 'equals' on toAddress matches any recipient.
+export const intakeColumnFilter = z.object({
+  value: z.string().trim().max(200),
+  operator: z.enum(['equals', 'contains']),
+});
+export const intakeColumnFilterKeys = ['subject', 'fromAddress', 'toAddress', 'patientName'] as const;
+export type IntakeColumnFilterKey = (typeof intakeColumnFilterKeys)[number];
+
 // POST /api/messages: the Message list filter of end-user §3. Empty values mean "no filter".
 export const intakeFilter = z.object({
   pageStart: z.number().int().min(1).default(1),
@@ -80,6 +88,16 @@ export const intakeFilter = z.object({
   sources: z.array(z.string().uuid()).max(100).nullish(),
   // Free text: subject, from, to, patient name.
   filter: z.string().trim().max(200).nullish(),
+  // Not in the spec: per-column filters of the list's Subject, From, To and Patient columns.
+  columnFilters: z
+    .object({
+      subject: intakeColumnFilter.nullish(),
+      fromAddress: intakeColumnFilter.nullish(),
+      toAddress: intakeColumnFilter.nullish(),
+      patientName: intakeColumnFilter.nullish(),
+    })
+    .strict()
+    .nullish(),
 });
 export type IntakeFilter = z.input<typeof intakeFilter>;
 

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messageStatusNumbers } from '@clinicrelay/contracts/intake.ts';
 import { blobs } from '../../db/schema/blobs.ts';
@@ -221,6 +222,30 @@ describe('Intake list (POST /api/messages)', () => {
     expect((await list({ filter: '100%_' })).json()).toMatchObject({ totalCount: 0, items: [] });
   });
 
+  it('filters by column: contains and equals, without regard to case, equals on To matching any recipient', async () => {
+    const col = (columnFilters: object) => subjects({ columnFilters });
+    expect(await col({ subject: { value: 'CHART', operator: 'contains' } })).toEqual(['Scanned chart']);
+    expect(await col({ subject: { value: '100%_', operator: 'contains' } })).toEqual([]);
+    expect(await col({ subject: { value: `${TAG} lab results`, operator: 'equals' } })).toEqual(['Lab results']);
+    expect(await col({ subject: { value: 'lab', operator: 'equals' } })).toEqual([]);
+    expect(await col({ fromAddress: { value: 'LAB@Quest.direct.example.com', operator: 'equals' } })).toEqual(['Lab results']);
+    expect(await col({ fromAddress: { value: 'quest', operator: 'equals' } })).toEqual([]);
+    expect(await col({ fromAddress: { value: 'riverview.example', operator: 'contains' }, subject: { value: 'scanned', operator: 'contains' } })).toEqual(['Scanned chart']);
+    expect(await col({ toAddress: { value: RIVERVIEW_FAX, operator: 'equals' } })).toEqual(['Fax from 5035550101']);
+    expect(await col({ patientName: { value: 'alvarez', operator: 'contains' } })).toEqual(['Referral Alvarez']);
+    // An empty value is no filter.
+    expect(await col({ patientName: { value: '  ', operator: 'equals' } })).toHaveLength(5);
+
+    const multi = await inbound({ subject: 'Two recipients', to: RIVERVIEW_DIRECT });
+    try {
+      await db().update(messages).set({ toAddress: `other@riverview.direct.example.org;${RIVERVIEW_DIRECT.toUpperCase()}` }).where(eq(messages.id, multi));
+      expect(await col({ toAddress: { value: RIVERVIEW_DIRECT, operator: 'equals' }, subject: { value: 'two', operator: 'contains' } })).toEqual(['Two recipients']);
+      expect(await col({ toAddress: { value: 'riverview.direct.example.org', operator: 'equals' }, subject: { value: 'two', operator: 'contains' } })).toEqual([]);
+    } finally {
+      await t.call(RIVERVIEW_ADMIN, 'DELETE', `/api/messages/${multi}`);
+    }
+  });
+
   it('shows an administrator the whole organization whatever the assignment flags say, unless narrowed to unassigned', async () => {
     expect(await subjects({ isAll: true })).toHaveLength(5);
     expect(await subjects({ isAll: false })).toHaveLength(5);
@@ -248,5 +273,11 @@ describe('Intake list (POST /api/messages)', () => {
     expect(body.message).toBe('The request is invalid.');
     expect(Object.keys(body.modelState).sort()).toEqual(['orderBy', 'pageSize', 'pageStart', 'startDate', 'statuses.0']);
     expect(body.modelState.startDate).toEqual(['Date is invalid.']);
+
+    const operator = await list({ columnFilters: { fromAddress: { value: 'lab', operator: 'startsWith' } } });
+    expect(operator.statusCode).toBe(400);
+    expect(Object.keys(operator.json().modelState)).toEqual(['columnFilters.fromAddress.operator']);
+    expect((await list({ columnFilters: { status: { value: 'x', operator: 'equals' } } })).statusCode).toBe(400);
+    expect((await list({ columnFilters: { subject: { value: 'x'.repeat(201), operator: 'contains' } } })).statusCode).toBe(400);
   });
 });

@@ -63,6 +63,31 @@ export interface IntakeRuleFilter {
   sourceType: string | null;
 }
 
+export type IntakeColumnFilters = Partial<
+  Record<'subject' | 'fromAddress' | 'toAddress' | 'patientName', { value: string; operator: 'equals' | 'contains' } | null | undefined>
+>;
+
+const filterableColumns = {
+  subject: messages.subject,
+  fromAddress: messages.fromAddress,
+  toAddress: messages.toAddress,
+  patientName: messages.patientName,
+} as const;
+
+function columnConditions(filters: IntakeColumnFilters): SQL[] {
+  const where: SQL[] = [];
+  for (const key of Object.keys(filterableColumns) as (keyof typeof filterableColumns)[]) {
+    const filter = filters[key];
+    if (!filter?.value) continue;
+    const column = filterableColumns[key];
+    if (filter.operator === 'contains') where.push(ilike(column, `%${escapeLike(filter.value)}%`));
+    // toAddress is semicolon-separated: equals matches any one recipient.
+    else if (key === 'toAddress') where.push(sql`lower(${filter.value}) = any(${recipientsOf})`);
+    else where.push(sql`lower(${column}) = lower(${filter.value})`);
+  }
+  return where;
+}
+
 export interface IntakeQuery {
   organizationId: string;
   visibility: SQL | undefined;
@@ -77,6 +102,8 @@ export interface IntakeQuery {
   processedTypes: string[] | null;
   sourceIds: string[] | null;
   text: string | null;
+  // Per-column filters (case-insensitive); an empty value is no filter.
+  columnFilters: IntakeColumnFilters | null;
   // isUnassigned / isAssignedToSelf: either narrows to those; both set, to either.
   unassigned: boolean;
   assignedTo: string | null;
@@ -125,6 +152,7 @@ function conditions(query: IntakeQuery): SQL[] {
     const like = `%${escapeLike(query.text)}%`;
     where.push(or(ilike(messages.subject, like), ilike(messages.fromAddress, like), ilike(messages.toAddress, like), ilike(messages.patientName, like))!);
   }
+  if (query.columnFilters) where.push(...columnConditions(query.columnFilters));
   const assignment: SQL[] = [];
   if (query.unassigned) assignment.push(isNull(messages.assignedUserId));
   if (query.assignedTo) assignment.push(eq(messages.assignedUserId, query.assignedTo));

@@ -106,6 +106,7 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
     processedTypes: nonEmpty(filter.processedTypes),
     sourceIds: nonEmpty(filter.sources),
     text: filter.filter || null,
+    columnFilters: filter.columnFilters ?? null,
     unassigned: !!filter.isUnassigned,
     assignedTo: filter.isAssignedToSelf ? viewer.userId : null,
     orderDir: filter.orderDir,

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import {
   INTAKE_DEFAULT_DAYS,
   INTAKE_PAGE_SIZE,
+  intakeColumnFilterKeys,
   intakeSourceTypes,
   processedTypes,
   type IntakeFilter,
@@ -85,6 +86,19 @@ export function useIntakeExtraFilters(): [IntakeExtraFilters, (patch: Partial<In
   return [filters, set];
 }
 
+type ColumnFilters = NonNullable<IntakeFilter['columnFilters']>;
+
+/** The list's column filters (filter_<key> in the URL) on Subject, From, To and Patient; null when none is set. */
+export function toColumnFilters(filters: ListState['filters']): ColumnFilters | null {
+  const result: ColumnFilters = {};
+  for (const key of intakeColumnFilterKeys) {
+    const filter = filters[key];
+    const value = filter?.value.trim().slice(0, 200);
+    if (filter && value) result[key] = { value, operator: filter.operator };
+  }
+  return Object.keys(result).length > 0 ? result : null;
+}
+
 /** The body of POST /api/messages for a list state: empty values mean "no filter". */
 export function toIntakeFilter(state: ListState, extra: IntakeExtraFilters): IntakeFilter {
   return {
@@ -95,6 +109,7 @@ export function toIntakeFilter(state: ListState, extra: IntakeExtraFilters): Int
     startDate: state.startDate,
     endDate: state.endDate,
     filter: state.search.trim() || null,
+    columnFilters: toColumnFilters(state.filters),
     statuses: extra.statuses.length > 0 ? extra.statuses : null,
     sourceTypes: extra.sourceTypes.length > 0 ? extra.sourceTypes : null,
     processedTypes: extra.processedTypes.length > 0 ? extra.processedTypes : null,

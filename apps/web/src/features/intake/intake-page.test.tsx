@@ -28,9 +28,10 @@ async function open({ items = [listItem()], answer = {}, roles = ['User'] }: Opt
       'GET /api/documentsources': () => json(200, [{ id: 's-1', address: { fullAddress: 'referrals@riverview.direct.example.org', type: 'Direct' }, status: 1 }]),
     },
   });
-  uninstall = renderApp('/intake').uninstall;
+  const app = renderApp('/intake');
+  uninstall = app.uninstall;
   await screen.findByRole('heading', { level: 1, name: 'Intake' });
-  return api;
+  return { ...api, router: app.router };
 }
 
 const rowOf = async (subject: string | RegExp) => (await screen.findByRole('link', { name: subject })).closest('tr')!;
@@ -42,6 +43,24 @@ describe('Intake list (end-user §2 "Intake screens")', () => {
     const body = calls.find((c) => c.key === 'POST /api/messages')?.body;
     expect(body).toMatchObject({ pageStart: 1, pageSize: 30, orderBy: 'receiveDate', orderDir: 'desc', startDate: defaultStartDate(), isAll: true });
     expect(defaultStartDate(new Date('2026-11-22T23:30:00-05:00'))).toBe('2026-10-24');
+  });
+
+  it('filters the From column and sends it as a column filter, kept in the URL', async () => {
+    const { calls, router } = await open();
+    await rowOf('Referral for Maria Alvarez');
+    fireEvent.click(screen.getByRole('button', { name: 'Filter From' }));
+    fireEvent.change(await screen.findByLabelText('Operator'), { target: { value: 'equals' } });
+    fireEvent.change(screen.getByLabelText('Value'), { target: { value: ' Lab@Quest.example.com ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.key === 'POST /api/messages').at(-1)?.body).toMatchObject({
+        pageStart: 1,
+        columnFilters: { fromAddress: { value: 'Lab@Quest.example.com', operator: 'equals' } },
+      }),
+    );
+    const body = calls.filter((c) => c.key === 'POST /api/messages').at(-1)?.body as { columnFilters: object };
+    expect(Object.keys(body.columnFilters)).toEqual(['fromAddress']);
+    expect(new URLSearchParams(router.state.location.search).get('filter_fromAddress')).toBe('equals: Lab@Quest.example.com ');
   });
 
   it('shows each column: attachments, subject cut at 80 characters, processed icon, from, to, patient, status pill, doc status, fax pages', async () => {

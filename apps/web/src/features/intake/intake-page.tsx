@@ -128,6 +128,7 @@ export function IntakePage() {
     {
       key: 'subject',
       header: 'Subject',
+      filter: { kind: 'text' },
       render: (row) => (
         <Group gap={6} wrap="nowrap">
           <Anchor component={Link} to={`/intake/${row.id}`} title={row.subject} fw={row.isRead ? undefined : 700}>
@@ -171,9 +172,9 @@ export function IntakePage() {
         </Menu>
       ),
     },
-    { key: 'fromAddress', header: 'From' },
-    { key: 'toAddress', header: 'To' },
-    { key: 'patientName', header: 'Patient' },
+    { key: 'fromAddress', header: 'From', filter: { kind: 'text' } },
+    { key: 'toAddress', header: 'To', filter: { kind: 'text' } },
+    { key: 'patientName', header: 'Patient', filter: { kind: 'text' } },
     {
       key: 'status',
       header: 'Status',
