@@ -17,13 +17,13 @@ import {
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import { attachmentSummary, idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request) });
+const caller = orgCaller;
 const textMessage = z.object({ message: z.string() });
 
 // The multipart body of an upload: one `file` and an optional `attachmentMeta` JSON field. The file is

@@ -1,14 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { auditList, auditParams, auditQuery, auditType, messageEvents, messageEventsQuery } from '@clinicrelay/contracts/audit.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 // end-user §6: message activity is for organization administrators only.
 const ADMINS: readonly Role[] = ['Administrator'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request) });
+const caller = orgCaller;
 
 // end-user §7 audit calls that back the message Activity modal, and GET /api/messages/events. The other
 // audit calls (/{id}/events, /{id}, /entries/{type}, /user) are not built yet.

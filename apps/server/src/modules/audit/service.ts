@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { auditList, auditQuery, auditSubjectTypes, auditType, messageEvents, messageEventsQuery } from '@clinicrelay/contracts/audit.ts';
 import type { Database } from '../../db/client.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
 import * as q from './queries.ts';
@@ -10,10 +10,7 @@ export interface AuditDeps {
   db: Database;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-}
+export type Caller = OrgCaller;
 
 // The audit rows a message's Activity shows, with the names the activity filter offers. Only types
 // written to audit_events with the message as correlation id: a filter option never matches nothing.

@@ -1,13 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import { conversation, respondRequest, trackedList, trackedRequest } from '@clinicrelay/contracts/conversations.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
+const caller = orgCaller;
 
 // end-user §7 "Messages": tracked referrals and their outcome.
 export function conversationsRoutes(app: App, deps: service.ConversationsDeps) {

@@ -3,7 +3,7 @@ import { conversationMessages, type Conversation, type RespondRequest, type trac
 import { splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
@@ -14,11 +14,7 @@ export interface ConversationsDeps {
   now: () => Date;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-  ip?: string | undefined;
-}
+export type Caller = OrgCaller;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

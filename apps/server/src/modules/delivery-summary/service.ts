@@ -1,7 +1,7 @@
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import * as messagesQ from '../messages/queries.ts';
@@ -13,11 +13,7 @@ export interface DeliverySummaryDeps {
   now: () => Date;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-  ip?: string | undefined;
-}
+export type Caller = OrgCaller;
 
 export const DELIVERY_SUMMARY_WORKFLOW = 'delivery-summary';
 

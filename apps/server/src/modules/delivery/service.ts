@@ -3,7 +3,7 @@ import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import * as messagesQ from '../messages/queries.ts';
@@ -15,11 +15,7 @@ export interface DeliveryDeps {
   now: () => Date;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-  ip?: string | undefined;
-}
+export type Caller = OrgCaller;
 
 // send: a new message; forward and reply: a draft made from another message (originalObjectId).
 export type SendKind = 'send' | 'forward' | 'reply';

@@ -1,13 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import { attachmentParams } from '@clinicrelay/contracts/attachments.ts';
 import { extractionStatus } from '@clinicrelay/contracts/intake.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request) });
+const caller = orgCaller;
 
 // end-user §7 "Attachments": patient extraction (feature PatientExtractionAPI); the client polls GET
 // every EXTRACTION_POLL_MS up to EXTRACTION_MAX_POLLS times while the status is Processing.

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   eventsReportQuery,
@@ -13,13 +12,13 @@ import {
 } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const ADMINS: readonly Role[] = ['Administrator'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
+const caller = orgCaller;
 const textMessage = z.object({ message: z.string() });
 
 // end-user §7 "Messages" for Intake. The Intake message list is a POST on the Release list's path (the

@@ -20,7 +20,7 @@ import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { findMembership, findRules } from '../users/queries.ts';
@@ -31,11 +31,7 @@ export interface IntakeDeps {
   now: () => Date;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-  ip?: string | undefined;
-}
+export type Caller = OrgCaller;
 
 type Filter = z.output<typeof intakeFilter>;
 

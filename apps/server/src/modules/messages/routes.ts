@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   addressCacheUpdate,
@@ -16,12 +15,12 @@ import {
   releaseType,
 } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request) });
+const caller = orgCaller;
 
 // end-user §7 "Messages" for Release. Document sources, release and document types and the address
 // cache are not shown in the spec; they are named in the same style.

@@ -2,7 +2,7 @@ import type { DraftSave, Message, Patient } from '@clinicrelay/contracts/message
 import { DEFAULT_BRAND_NAME, isNonPatientOrigin, nonPatientOrigin, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as q from './queries.ts';
@@ -12,10 +12,7 @@ export interface MessagesDeps {
   now: () => Date;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-}
+export type Caller = OrgCaller;
 
 // A message the caller may see (Intake assignments apply to received messages); anything else is not found.
 async function visibleMessage(db: DbOrTx, caller: Caller, id: string) {

@@ -1,15 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules, usersPage, usersQuery } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { auth, currentOrganizationId } from '../../platform/auth/guard.ts';
+import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const ADMINS: readonly Role[] = ['Administrator'];
-const caller = (request: FastifyRequest): service.Caller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
+const caller = orgCaller;
 
 // end-user §7 "Session and users": who receives what in Intake. GET/POST /api/intakerules and
 // DELETE /api/intakerules/{id} are not in the spec; they are named in the same style.

@@ -2,7 +2,7 @@ import { intakeMessages, type OrganizationUser, type intakeRuleCreate, type inta
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { AuthContext } from '../../platform/auth/guard.ts';
+import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { normalizedAddress } from '../intake/service.ts';
 import * as q from './queries.ts';
@@ -12,11 +12,7 @@ export interface UsersDeps {
   now: () => Date;
 }
 
-export interface Caller {
-  session: AuthContext;
-  organizationId: string;
-  ip?: string | undefined;
-}
+export type Caller = OrgCaller;
 
 type RuleView = z.infer<typeof intakeRuleView>;
 

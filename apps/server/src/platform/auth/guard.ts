@@ -39,6 +39,15 @@ export function currentOrganizationId(request: FastifyRequest): string {
   return orgId;
 }
 
+// Who calls an organization-scoped route: the session, its current organization, and from where.
+export interface OrgCaller {
+  session: AuthContext;
+  organizationId: string;
+  ip?: string | undefined;
+}
+
+export const orgCaller = (request: FastifyRequest): OrgCaller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
+
 // Looks the session up on every request, so logout, a disabled user or a changed role apply at once.
 export async function loadSession(db: Database, sessionId: string, userId: string, now: Date): Promise<AuthContext | null> {
   const [row] = await db

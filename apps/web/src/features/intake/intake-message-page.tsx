@@ -24,6 +24,7 @@ import { docStatus, docStatusColor, processedTypeLabels, statusLabel } from './i
 import { ExtractionFailed, extractPatient, fillEmptyFields, isoToUs, usToIso, type ExtractedField, type PatientDraft } from './patient-extraction.ts';
 import { PatientSection } from './patient-section.tsx';
 import { TriageModal } from './triage-modal.tsx';
+import { ReadOnlyField } from '../../components/read-only-field.tsx';
 
 type Attachment = Message['attachments'][number];
 interface Notice {
@@ -32,17 +33,6 @@ interface Notice {
 }
 /** What waits for the Confirm Attachments answer. */
 type Pending = { kind: 'process'; type: ProcessType } | { kind: 'export'; type: ExportKind } | { kind: 'print' };
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text>{value || '—'}</Text>
-    </div>
-  );
-}
 
 const draftOf = (patient: Patient | null): PatientDraft => ({
   firstName: patient?.firstName ?? '',
@@ -306,10 +296,10 @@ function IntakeMessageView({ message }: { message: Message }) {
 
       <Card withBorder>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Field label="From" value={message.fromAddress ?? ''} />
-          <Field label="To" value={splitAddresses(message.toAddress).join('; ')} />
-          <Field label="Received" value={formatDateTime(message.systemReceivedDate ?? message.messageDate ?? message.createdDate)} />
-          <Field label="Source" value={message.sourceType ?? ''} />
+          <ReadOnlyField label="From" value={message.fromAddress ?? ''} />
+          <ReadOnlyField label="To" value={splitAddresses(message.toAddress).join('; ')} />
+          <ReadOnlyField label="Received" value={formatDateTime(message.systemReceivedDate ?? message.messageDate ?? message.createdDate)} />
+          <ReadOnlyField label="Source" value={message.sourceType ?? ''} />
         </SimpleGrid>
         {message.body && (
           <Text mt="md" style={{ whiteSpace: 'pre-wrap' }}>

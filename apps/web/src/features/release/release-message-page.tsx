@@ -10,17 +10,7 @@ import { useDeleteMessage, useReleaseMessage } from './api.ts';
 import { AttachmentList } from './attachment-list.tsx';
 import { ReferralNotice, ReleaseMessageActions } from './release-message-actions.tsx';
 import { deliveryStatusColor, formatAddress } from './release-text.ts';
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text>{value || '—'}</Text>
-    </div>
-  );
-}
+import { ReadOnlyField } from '../../components/read-only-field.tsx';
 
 // Each recipient's own state, with its reason as the server words it (e.g. 'Awaiting Direct transport'
 // for Direct addresses outside this installation, which stay Pending until that transport exists).
@@ -121,10 +111,10 @@ export function ReleaseMessagePage() {
 
       <Card withBorder>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Field label="From" value={message.fromAddress ? formatAddress(message.fromAddress) : ''} />
-          <Field label="To" value={splitAddresses(message.toAddress).map(formatAddress).join('; ')} />
-          <Field label="Date" value={formatDateTime(message.messageDate ?? message.createdDate)} />
-          <Field label="Patient" value={patientSummary(message.patient, message.patientName)} />
+          <ReadOnlyField label="From" value={message.fromAddress ? formatAddress(message.fromAddress) : ''} />
+          <ReadOnlyField label="To" value={splitAddresses(message.toAddress).map(formatAddress).join('; ')} />
+          <ReadOnlyField label="Date" value={formatDateTime(message.messageDate ?? message.createdDate)} />
+          <ReadOnlyField label="Patient" value={patientSummary(message.patient, message.patientName)} />
         </SimpleGrid>
         {message.body && (
           <Text mt="md" style={{ whiteSpace: 'pre-wrap' }}>
