@@ -58,6 +58,12 @@ test('Riverview opens a referral in Intake, rotates a page, sets its document ty
 
   const riverview = await newContext(browser, baseUrl);
   const admin = await newContext(browser, baseUrl);
+  // The browser's print dialog would block the journey: the print window records the call instead.
+  // (Structural types: the e2e project has no DOM library.)
+  await riverview.addInitScript(() => {
+    const page = globalThis as unknown as { print: () => void; printed?: boolean };
+    page.print = () => void (page.printed = true);
+  });
   try {
     const user = await riverview.newPage();
     await openSignIn(user);
@@ -86,6 +92,13 @@ test('Riverview opens a referral in Intake, rotates a page, sets its document ty
     await user.getByRole('button', { name: 'Process', exact: true }).click();
     await Promise.all([saved(user, 'PUT', /\/process$/), user.getByRole('menuitem', { name: 'Printed', exact: true }).click()]);
     await user.getByText('The message has been successfully processed.').waitFor();
+
+    // Print opens its own window, which gets the token and ids by postMessage, not in its address.
+    const [printWindow] = await Promise.all([user.waitForEvent('popup'), user.getByRole('button', { name: 'Print message', exact: true }).click()]);
+    await expect.poll(() => printWindow.evaluate(() => (globalThis as unknown as { printed?: boolean }).printed === true), { timeout: 20_000 }).toBe(true);
+    expect(new URL(printWindow.url()).pathname + new URL(printWindow.url()).search).toBe('/intake/print');
+    expect(await printWindow.locator('canvas').count()).toBe(3);
+    await printWindow.close();
 
     // Back in the list the message carries the printed icon and the Processed badge.
     await user.goto('/intake');

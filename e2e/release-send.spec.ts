@@ -94,3 +94,28 @@ test('Lakeside forwards a sent referral with its attachment, and the forward is 
   await page.getByText('ud-sample.pdf', { exact: true }).waitFor();
   await expectDelivery(page, '503-555-0202', 'Delivered');
 });
+
+test('Lakeside removes an address from its saved Direct addresses', { timeout: 60_000 }, async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  // Sending to an address saves it for the To field's suggestions.
+  const subject = `Referral for the saved addresses ${Date.now().toString(36)}`;
+  await composeReferral(page, ['referrals@riverview.direct.example.org'], subject);
+  await sendAndOpen(page, subject);
+
+  await page.goto('/release/new');
+  await expectHeading(page, 'New message');
+  await page.getByRole('button', { name: 'Saved Direct addresses' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Saved Direct addresses' });
+  const save = dialog.getByRole('button', { name: 'Save Changes' });
+  await dialog.getByRole('cell', { name: 'referrals@riverview.direct.example.org', exact: true }).waitFor();
+  expect(await save.isDisabled()).toBe(true);
+  await dialog.getByRole('button', { name: 'Remove referrals@riverview.direct.example.org' }).click();
+  expect(await save.isDisabled()).toBe(false);
+  await save.click();
+  await page.getByText('Direct Address Cache has been saved successfully.').waitFor();
+
+  await page.getByRole('button', { name: 'Saved Direct addresses' }).click();
+  await page.getByRole('dialog', { name: 'Saved Direct addresses' }).waitFor();
+  expect(await page.getByRole('dialog', { name: 'Saved Direct addresses' }).getByRole('cell', { name: 'referrals@riverview.direct.example.org', exact: true }).count()).toBe(0);
+});

@@ -261,7 +261,8 @@ function IntakeMessageView({ message }: { message: Message }) {
           <Button variant="default" onClick={() => setModal('triage')}>
             Triage
           </Button>
-          <Button variant="default" onClick={() => start({ kind: 'print' })}>
+          {/* Named apart from the viewer's own Print, which prints only the document on screen. */}
+          <Button variant="default" aria-label="Print message" onClick={() => start({ kind: 'print' })}>
             Print
           </Button>
           <Menu withinPortal>
