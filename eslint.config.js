@@ -63,6 +63,25 @@ export default defineConfig(
     },
   },
   {
+    // Every string the API accepts refuses NUL and lone surrogates (issue 8 §3): contracts build strings
+    // and free JSON with text() and jsonValue() from text.ts, never bare zod.
+    files: ['packages/contracts/src/**/*.ts'],
+    ignores: ['packages/contracts/src/text.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='z'][property.name=/^(string|unknown|any|json|email|uuid|guid|url|httpUrl|hostname|e164|jwt|iso|stringbool|stringFormat|templateLiteral)$/]",
+          message: 'Use text() (or jsonValue()) from packages/contracts/src/text.ts: it refuses NUL and unpaired surrogates.',
+        },
+        {
+          selector: "MemberExpression[object.object.name='z'][object.property.name='coerce'][property.name='string']",
+          message: 'Use text() from packages/contracts/src/text.ts: it refuses NUL and unpaired surrogates.',
+        },
+      ],
+    },
+  },
+  {
     // Tools load their config through a default export.
     files: ['**/*.config.{ts,mts,js,mjs}'],
     rules: { 'no-restricted-exports': 'off' },

@@ -16,6 +16,8 @@ const serverProject = (database: 'pglite' | 'postgres'): TestProjectInlineConfig
 // `npm test`: every unit, API and component test. Needs no database server and no browser.
 export default defineConfig({
   test: {
+    // Once per run: the tests that read ../shared/fixtures are skipped without it, or fail under CI=true.
+    globalSetup: ['apps/server/src/test/shared-fixtures-setup.ts'],
     projects: [
       {
         test: {

@@ -15,7 +15,10 @@ import type { Database } from './db/client.ts';
 import { registerGuard } from './platform/auth/guard.ts';
 import { registerHub } from './platform/realtime/hub.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
-import { AppError, registerErrorHandling } from './platform/errors.ts';
+import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
+import { clamdScanner } from './platform/antivirus/clamd.ts';
+import { noScanner } from './platform/antivirus/scanner.ts';
+import { AppError, registerErrorHandling, serializeError } from './platform/errors.ts';
 import type { App, RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { accountRoutes } from './modules/account/routes.ts';
@@ -44,6 +47,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   roles: RouteRoles;
+  // Open to users of a cancelled organization (guard.ts); the authorization test walks the rest.
+  cancelledOrganization?: true;
 }
 
 declare module 'fastify' {
@@ -59,6 +64,8 @@ export const loggerOptions = (level: string): FastifyServerOptions['logger'] => 
   redact: ['req.headers.authorization', 'req.headers.cookie', 'password', 'refreshToken', 'accessToken'],
   serializers: {
     req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
+    // A failed query's error carries its parameters and the row's values: logged as code and constraint only.
+    err: serializeError,
   },
 });
 
@@ -86,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const roles = route.config?.roles;
     if (!roles) throw new Error(`Route ${String(route.method)} ${route.url} declares no roles`);
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, roles });
+      if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, roles, ...(route.config?.cancelledOrganization ? { cancelledOrganization: true as const } : {}) });
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
@@ -95,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerErrorHandling(app);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now });
   await app.register(rateLimit, {
     global: false,
@@ -125,12 +132,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     handler: async () => app.swagger(),
   });
 
-  healthRoutes(app, { db });
+  const scanner = config.clamd ? clamdScanner(config.clamd) : noScanner;
+  healthRoutes(app, { db, scanner });
   accountRoutes(app, {
     db,
     signingKey: config.tokenSigningKey,
     now,
     loginRateLimitPerMinute: config.loginRateLimitPerMinute,
+    sessionIdleMinutes: config.sessionIdleMinutes,
+    sessionMaxHours: config.sessionMaxHours,
     secureCookies: config.publicUrl?.startsWith('https:') ?? false,
   });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
@@ -138,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliveryRoutes(app, { db, now });
   intakeRoutes(app, { db, now });
   usersRoutes(app, { db, now });
-  attachmentsRoutes(app, { db, now, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
+  attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
   extractionRoutes(app, { db, now });
   organizationSettingsRoutes(app, { db });
   deliverySummaryRoutes(app, { db, now });
@@ -150,6 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   return app;
 }
 
+const isSourceMap = (pathname: string) => /\.map$/i.test(pathname);
+
 // The SPA: files from the web build, and index.html for every other non-API path so deep links work.
 function registerWebApp(app: App, distDir: string) {
   const hasWeb = existsSync(path.join(distDir, 'index.html'));
@@ -158,9 +170,15 @@ function registerWebApp(app: App, distDir: string) {
       root: distDir,
       wildcard: true,
       cacheControl: false,
+      // The build writes .br and .gz beside each asset (apps/web/scripts/precompress.ts).
+      preCompressed: true,
+      // Source maps stay on disk for reading reported stack traces; browsers never get them.
+      allowedPath: (pathname) => !isSourceMap(pathname),
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // @fastify/static 9 picks the encoding by Accept-Encoding without saying so to caches.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }
@@ -168,6 +186,10 @@ function registerWebApp(app: App, distDir: string) {
     const urlPath = request.url.split('?')[0]!.toLowerCase();
     if (urlPath === '/api' || urlPath.startsWith('/api/') || !['GET', 'HEAD'].includes(request.method)) {
       return reply.status(404).send({ message: messages.notFound });
+    }
+    // A build file that is not there (a lazy chunk of an older build) must fail as a script, not load the page.
+    if (urlPath.startsWith('/assets/') || isSourceMap(urlPath)) {
+      return reply.status(404).type('text/plain').send('Not found.');
     }
     if (!hasWeb) return reply.status(404).type('text/plain').send('The web app is not built: run `npm run build`.');
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });

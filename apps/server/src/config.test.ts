@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,5 +37,43 @@ describe('configuration', () => {
 
   it('refuses a key that is too short', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', TOKEN_SIGNING_KEY: 'short', BLOB_ENCRYPTION_KEY: 'short', DATA_DIR: tmp() })).toThrow(ConfigError);
+  });
+});
+
+describe('configuration of sign-in hardening', () => {
+  const good = Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
+  const production = (keys: Record<string, string>) => loadConfig({ NODE_ENV: 'production', TOKEN_SIGNING_KEY: good, BLOB_ENCRYPTION_KEY: good, DATA_DIR: tmp(), ...keys });
+
+  it.each([
+    ['44 "=" characters', '='.repeat(44)],
+    ['an all-zero key', Buffer.alloc(32).toString('base64')],
+    ['one byte repeated', Buffer.alloc(48, 7).toString('base64')],
+    ['31 bytes', Buffer.from('0123456789abcdef0123456789abcde').toString('base64')],
+  ])('refuses %s as a key, naming the variable', (_name, value) => {
+    for (const variable of ['TOKEN_SIGNING_KEY', 'BLOB_ENCRYPTION_KEY']) {
+      expect(() => production({ [variable]: value })).toThrow(new RegExp(`${variable}: must decode \\(base64\\) to at least 32 random bytes, not all equal`));
+    }
+  });
+
+  it('accepts 32 random bytes, base64 or base64url', () => {
+    expect(production({ TOKEN_SIGNING_KEY: randomBytes(32).toString('base64url') }).tokenSigningKey).toHaveLength(32);
+  });
+
+  it('has the automatic logoff defaults and reads them', () => {
+    expect(loadConfig({ DATA_DIR: tmp() })).toMatchObject({ sessionIdleMinutes: 30, sessionMaxHours: 12, trustProxy: false });
+    expect(loadConfig({ DATA_DIR: tmp(), SESSION_IDLE_MINUTES: '15', SESSION_MAX_HOURS: '8' })).toMatchObject({ sessionIdleMinutes: 15, sessionMaxHours: 8 });
+    expect(() => loadConfig({ DATA_DIR: tmp(), SESSION_IDLE_MINUTES: '0' })).toThrow(/SESSION_IDLE_MINUTES/);
+  });
+
+  it('refuses TRUST_PROXY=true at start-up, pointing to TRUST_PROXY_HOPS', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: is no longer supported: set TRUST_PROXY_HOPS/);
+  });
+
+  it('trusts the given number of proxy hops, or the given proxy addresses, never both', () => {
+    const hops = loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_HOPS: '1' }).trustProxy;
+    expect(typeof hops === 'function' && [hops('10.0.0.1', 0), hops('203.0.113.7', 1)]).toEqual([true, false]);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_ADDRESSES: '10.0.0.1, 10.1.0.0/16,::1' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16', '::1']);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_ADDRESSES: '10.0.0.1,proxy.example.org' })).toThrow(/TRUST_PROXY_ADDRESSES/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_ADDRESSES: '10.0.0.1', TRUST_PROXY_HOPS: '1' })).toThrow(/set one of them, not both/);
   });
 });

@@ -1,10 +1,26 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
+import { parseClamdUrl, type ClamdAddress } from './platform/antivirus/clamd.ts';
 
-const key = z.string().regex(/^[A-Za-z0-9+/=_-]{43,}$/, 'must be at least 32 random bytes, base64 encoded');
+// 32+ bytes once decoded, not all the same byte: 44 '=' characters or an all-zero key are no key at all.
+const key = z
+  .string()
+  .regex(/^[A-Za-z0-9+/=_-]{43,}$/, 'must be at least 32 random bytes, base64 encoded')
+  .refine((v) => {
+    const bytes = Buffer.from(v, 'base64');
+    return bytes.length >= 32 && new Set(bytes).size > 1;
+  }, 'must decode (base64) to at least 32 random bytes, not all equal; make one with `openssl rand -base64 32`');
+
+// A proxy address: an IP or a CIDR range (proxy-addr's notation).
+const proxyAddress = (v: string) => {
+  const [ip, bits, ...rest] = v.split('/');
+  const family = isIP(ip ?? '');
+  return family !== 0 && rest.length === 0 && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+};
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -17,13 +33,37 @@ const schema = z.object({
   BLOB_ENCRYPTION_KEY: key.optional(),
   SMTP_URL: z.string().url().optional(),
   DEMO_PASSWORD: z.string().min(8).max(128).default(DEFAULT_DEMO_PASSWORD),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // A boolean trusted the first X-Forwarded-For entry, which the client writes: refused, not reinterpreted.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === 'false', 'is no longer supported: set TRUST_PROXY_HOPS to the number of proxies in front of the server (1 behind one load balancer), or TRUST_PROXY_ADDRESSES to their addresses'),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  TRUST_PROXY_ADDRESSES: z
+    .string()
+    .max(4000)
+    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .refine((list) => list.every(proxyAddress), 'must be a comma-separated list of IP addresses or CIDR ranges')
+    .optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(7 * 24).default(12),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  // Threads that decode untrusted files (renditions, PDF checks, extraction), and each job's limits.
+  FILE_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+  FILE_WORKER_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(512),
+  FILE_WORKER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   // Only the sandbox provider exists so far: it never sends a real fax.
   FAX_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // clamd scanning uploads; unset: uploads are not scanned (health says so).
+  CLAMD_URL: z
+    .string()
+    .max(1000)
+    .transform(parseClamdUrl)
+    .refine((address) => address !== null, "must be tcp://host:port or the path of clamd's unix socket")
+    .optional(),
 });
 
 
@@ -38,12 +78,18 @@ export interface Config {
   blobEncryptionKey: Uint8Array;
   smtpUrl: string | undefined;
   demoPassword: string;
-  trustProxy: boolean;
+  // Fastify's trustProxy: false, the trusted proxies' addresses, or a hop count as a function (Fastify
+  // trusts nothing for a plain number); the client IP is the address the nearest untrusted hop gave.
+  trustProxy: false | string[] | ((address: string, hop: number) => boolean);
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
   loginRateLimitPerMinute: number;
   logLevel: string;
   webDistDir: string;
   workerConcurrency: number;
+  fileWorkers: { size: number; memoryMb: number; timeoutMs: number };
   faxProvider: 'sandbox';
+  clamd: ClamdAddress | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.TRUST_PROXY_ADDRESSES && e.TRUST_PROXY_HOPS > 0) {
+    throw new ConfigError('Invalid configuration:\n  TRUST_PROXY_HOPS and TRUST_PROXY_ADDRESSES: set one of them, not both.');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   let signing = e.TOKEN_SIGNING_KEY;
   let blob = e.BLOB_ENCRYPTION_KEY;
@@ -80,14 +129,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     blobEncryptionKey: Buffer.from(blob!, 'base64').subarray(0, 32),
     smtpUrl: e.SMTP_URL,
     demoPassword: e.DEMO_PASSWORD,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY_ADDRESSES ?? (e.TRUST_PROXY_HOPS > 0 ? trustHops(e.TRUST_PROXY_HOPS) : false),
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     workerConcurrency: e.WORKER_CONCURRENCY,
+    fileWorkers: { size: e.FILE_WORKERS, memoryMb: e.FILE_WORKER_MEMORY_MB, timeoutMs: e.FILE_WORKER_TIMEOUT_SECONDS * 1000 },
     faxProvider: e.FAX_PROVIDER,
+    clamd: e.CLAMD_URL ?? undefined,
   };
 }
+
+// Hop 0 is the peer that connected; with n hops the n nearest are proxies and the next address is the client's.
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 function developmentKeys(dataDir: string): { tokenSigningKey: string; blobEncryptionKey: string } {
   const file = path.join(dataDir, 'dev-keys.json');

@@ -4,6 +4,8 @@ import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo, seedDemoFeatures } from './db/seed/demo.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
+import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
+import { exitOnUncaughtErrors } from './platform/process.ts';
 import { terminateOcr } from './modules/extraction/ocr.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
@@ -23,6 +25,7 @@ async function main() {
     await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   }
   const app = await buildApp({ config, db: handle.db, now });
+  exitOnUncaughtErrors(app.log);
   // Set after listen; a signal during start-up has none to stop.
   let workers: Workers | undefined = undefined;
   const shutdown = async (signal: string) => {
@@ -43,6 +46,10 @@ async function main() {
     logger: app.log.child({ module: 'workflows' }),
     now,
   });
+  // Files left by a process killed between writing a blob and committing its row.
+  startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: app.log.child({ module: 'blob-sweep' }) });
+  // Said at every start, like in /api/health, so running without a virus scanner is never a surprise.
+  if (!config.clamd) app.log.warn('CLAMD_URL is not set: uploads are not scanned for viruses');
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
   if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword));

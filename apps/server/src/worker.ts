@@ -2,6 +2,8 @@ import Fastify from 'fastify';
 import { loggerOptions } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
+import { exitOnUncaughtErrors } from './platform/process.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers } from './platform/workflows/runner.ts';
 
@@ -12,7 +14,9 @@ async function main() {
   // PGlite is one process's database: with the embedded default, `npm start` runs the workers itself.
   if (!config.databaseUrl) throw new ConfigError('npm run worker needs DATABASE_URL (a PostgreSQL server shared with the server processes).');
   // The server's pino set-up (level, redaction) without an HTTP server.
-  const logger = Fastify({ logger: loggerOptions(config.logLevel) }).log.child({ module: 'workflows' });
+  const log = Fastify({ logger: loggerOptions(config.logLevel) }).log;
+  const logger = log.child({ module: 'workflows' });
+  exitOnUncaughtErrors(log);
   const handle = await openDatabase(config);
   await handle.migrate();
   const now = () => new Date();
@@ -23,6 +27,7 @@ async function main() {
     logger,
     now,
   });
+  startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: log.child({ module: 'blob-sweep' }) });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await workers.stop();

@@ -1,6 +1,9 @@
 // Business constants and limits of end-user §9 and the foundation issue; one place for server and web.
 export const TOAST_TIMEOUT_MS = 5_000;
 export const TOKEN_RENEW_MARGIN_SECONDS = 60;
+// Sent as 'background' on requests the user did not make (self-refreshing lists): they do not count as
+// activity for the automatic logoff after SESSION_IDLE_MINUTES.
+export const SESSION_ACTIVITY_HEADER = 'x-session-activity';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 export const LOCKOUT_FAILED_ATTEMPTS = 3;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 // Tracked referrals (end-user §4): a message sent with fax tracking opens a conversation in status
 // Draft; the sender chooses its outcome once. Outcome values are not named in the spec: they are the
@@ -14,20 +15,20 @@ export const conversationMessages = {
 
 // POST /api/conversations/{id}/respond
 export const respondRequest = z.object({
-  responseToMessageId: z.string().uuid(),
+  responseToMessageId: text().uuid(),
   responseType: z.enum(referralOutcomes),
   // Free text: what was done (for example "Appointment scheduled for 12/02").
-  responseAction: z.string().trim().max(255).nullish(),
+  responseAction: text().trim().max(255).nullish(),
 });
 export type RespondRequest = z.infer<typeof respondRequest>;
 
 export const conversation = z.object({
-  conversationId: z.string(),
-  type: z.string(),
-  conversationStatus: z.string(),
-  responseType: z.string().nullable(),
-  responseAction: z.string().nullable(),
-  respondedAt: z.string().nullable(),
+  conversationId: text(),
+  type: text(),
+  conversationStatus: text(),
+  responseType: text().nullable(),
+  responseAction: text().nullable(),
+  respondedAt: text().nullable(),
 });
 export type Conversation = z.infer<typeof conversation>;
 
@@ -39,10 +40,10 @@ export const trackedRequest = z.object({
   statuses: z.array(z.enum(['Draft', 'Open', 'Accepted', 'Declined', 'Completed'])).max(5).optional(),
 });
 export const trackedReferral = conversation.extend({
-  messageId: z.string(),
-  subject: z.string(),
-  toAddress: z.string(),
-  patientName: z.string().nullable(),
-  sentDate: z.string().nullable(),
+  messageId: text(),
+  subject: text(),
+  toAddress: text(),
+  patientName: text().nullable(),
+  sentDate: text().nullable(),
 });
 export const trackedList = z.object({ items: z.array(trackedReferral), totalCount: z.number().int() });

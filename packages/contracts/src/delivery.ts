@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 // POST /api/messages/{id}/send, /forward and /reply answer at once; delivery runs in the background.
-export const sendResult = z.object({ message: z.string(), id: z.string() });
+export const sendResult = z.object({ message: text(), id: text() });
 export type SendResult = z.infer<typeof sendResult>;
 
 // Not shown in the spec: where each send problem is reported in the 400's modelState. One key per

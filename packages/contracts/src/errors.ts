@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 // The one error shape every non-2xx API response has (DESIGN.md "Errors").
 export const errorResponse = z.object({
-  message: z.string(),
-  modelState: z.record(z.string(), z.array(z.string())).optional(),
-  exceptionMessage: z.string().optional(),
+  message: text(),
+  modelState: z.record(text(), z.array(text())).optional(),
+  exceptionMessage: text().optional(),
   twoFactorRequired: z.boolean().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
@@ -12,6 +13,9 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 // User-visible texts, spec wording where the spec gives one (end-user §8).
 export const messages = {
   tokenRevokedOrExpired: 'Token revoked or expired.',
+  // The spec names no text for a session ended by inactivity or its time limit; shown on the way to sign-in.
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  organizationCancelled: 'Organization is currently canceled',
   notAuthorized: 'You are not authorized to view this resource.',
   notFound: 'The resource you are looking for was not found.',
   invalidRequest: 'The request is invalid.',
@@ -23,5 +27,6 @@ export const messages = {
   twoFactorRequired: 'A verification code is required.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   serverError: 'An unexpected error occurred. Please try again or contact support.',
+  serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',
   emptyList: 'There are no results matching your criteria.',
 } as const;

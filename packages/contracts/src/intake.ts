@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidIsoDate, message } from './messages.ts';
 import { pageOf } from './paging.ts';
 import { organizationRoles } from './roles.ts';
+import { text } from './text.ts';
 
 // Message status numbers of back-office-b §4 (0 is "Saved" for a draft). Lists and filters use them.
 export const messageStatusNumbers = {
@@ -32,15 +33,14 @@ export const INTAKE_DEFAULT_DAYS = 30;
 // POST /api/intake (UseOptimizedIntake) may send a rule as only its id: one of the organization's
 // intake_rules; an id the organization does not have matches nothing.
 export const intakeRule = z.object({
-  id: z.string().uuid().nullish(),
-  toAddress: z.string().trim().toLowerCase().max(256).nullish(),
-  fromAddress: z.string().trim().toLowerCase().max(256).nullish(),
+  id: text().uuid().nullish(),
+  toAddress: text().trim().toLowerCase().max(256).nullish(),
+  fromAddress: text().trim().toLowerCase().max(256).nullish(),
   sourceType: z.enum(intakeSourceTypes).nullish(),
 });
 export type IntakeRule = z.infer<typeof intakeRule>;
 
-const optionalIsoDate = z
-  .string()
+const optionalIsoDate = text()
   .trim()
   .max(10)
   .nullish()
@@ -48,7 +48,7 @@ const optionalIsoDate = z
 
 // A column filter of the Intake list: case-insensitive; 'equals' on toAddress matches any recipient.
 export const intakeColumnFilter = z.object({
-  value: z.string().trim().max(200),
+  value: text().trim().max(200),
   operator: z.enum(['equals', 'contains']),
 });
 export const intakeColumnFilterKeys = ['subject', 'fromAddress', 'toAddress', 'patientName'] as const;
@@ -63,8 +63,7 @@ export const intakeFilter = z.object({
   // Defaults: start 30 days before now (UTC start of day), no end.
   startDate: optionalIsoDate,
   endDate: optionalIsoDate,
-  rules: z
-    .string()
+  rules: text()
     .max(20_000)
     .nullish()
     .transform((v, ctx) => {
@@ -85,9 +84,9 @@ export const intakeFilter = z.object({
   isAssignedToSelf: z.boolean().nullish(),
   processedTypes: z.array(z.enum(processedTypes)).max(4).nullish(),
   // Document source ids (the organization's Direct addresses and fax numbers) the message came to.
-  sources: z.array(z.string().uuid()).max(100).nullish(),
+  sources: z.array(text().uuid()).max(100).nullish(),
   // Free text: subject, from, to, patient name.
-  filter: z.string().trim().max(200).nullish(),
+  filter: text().trim().max(200).nullish(),
   // Not in the spec: per-column filters of the list's Subject, From, To and Patient columns.
   columnFilters: z
     .object({
@@ -137,7 +136,7 @@ export const intakeList = z.object({
   totalCount: z.number().int(),
   counts: intakeCounts.optional(),
   nothingAssigned: z.boolean().optional(),
-  administrators: z.array(z.string()).optional(),
+  administrators: z.array(text()).optional(),
 });
 
 // User-visible texts of Intake (end-user §8), exactly as the spec words them; the ones marked
@@ -171,18 +170,18 @@ export const intakeMessages = {
 // PUT /api/messages/{id}/process: processed (with how) or back to unprocessed; subject optional rename.
 export const processRequest = z.object({
   isProcessed: z.boolean(),
-  subject: z.string().trim().max(255).nullish(),
+  subject: text().trim().max(255).nullish(),
   processType: z.enum(processedTypes).nullish(),
 });
 
 // PUT /api/messages/{id}/read (response not shown): the message's read state as the list shows it.
 // Marking read changes the status text Received to Read, which lists and filters count as Received.
-export const readResult = z.object({ id: z.string(), isRead: z.boolean(), status: z.string(), statusNumber: z.number().int() });
+export const readResult = z.object({ id: text(), isRead: z.boolean(), status: text(), statusNumber: z.number().int() });
 
 // Not in the spec as a call: POST /api/messages/{id}/triage moves a message to another of the
 // organization's addresses (document source) or assigns it to one of its users, or both.
 export const triageRequest = z
-  .object({ documentSourceId: z.string().uuid().nullish(), userId: z.string().uuid().nullish() })
+  .object({ documentSourceId: text().uuid().nullish(), userId: text().uuid().nullish() })
   .refine((v) => !!v.documentSourceId || !!v.userId, intakeMessages.triageTargetRequired);
 
 // GET /api/messages/statistics (Administrator): the organization's Intake at a glance. Every figure
@@ -193,16 +192,15 @@ export const intakeStatistics = z.object({
   unprocessed: z.number().int(),
   urgent: z.number().int(),
   failed: z.number().int(),
-  bySourceType: z.record(z.string(), z.number().int()),
+  bySourceType: z.record(text(), z.number().int()),
   // Messages received per day over the last 30 days, oldest first (YYYY-MM-DD).
-  perDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
+  perDay: z.array(z.object({ date: text(), count: z.number().int() })),
 });
 
 // GET /api/messages/eventsreport (Administrator): CSV of the organization's message events, newest
 // first. start and end are dates (YYYY-MM-DD, end inclusive) or ISO instants; eventTypes comma-separated.
 export const EVENTS_REPORT_PAGE_SIZE = 10_000;
-const reportInstant = z
-  .string()
+const reportInstant = text()
   .trim()
   .max(40)
   .optional()
@@ -211,7 +209,7 @@ export const eventsReportQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(EVENTS_REPORT_PAGE_SIZE).default(EVENTS_REPORT_PAGE_SIZE),
   start: reportInstant,
   end: reportInstant,
-  eventTypes: z.string().trim().max(1000).optional(),
+  eventTypes: text().trim().max(1000).optional(),
 });
 export const EVENTS_REPORT_COLUMNS = ['Date (UTC)', 'Event Type', 'User', 'Subject', 'From', 'To'] as const;
 
@@ -223,13 +221,13 @@ export const failedAcknowledged = z.object({ acknowledged: z.number().int() });
 // GET /api/events (response shape not shown): the caller's notifications, the 20 newest message events
 // of messages the caller may see in the current organization.
 export const EVENTS_LIMIT = 20;
-export const intakeEvent = z.object({ id: z.string(), type: z.string(), messageId: z.string(), subject: z.string(), createdOn: z.string() });
+export const intakeEvent = z.object({ id: text(), type: text(), messageId: text(), subject: text(), createdOn: text() });
 export const intakeEvents = z.array(intakeEvent);
 
 // GET/PUT /api/users/{id}/documentsources and PUT /api/users/{id}/intakerules (end-user §7).
-export const userDocumentSource = z.object({ organizationId: z.string().uuid(), documentSourceId: z.string().uuid() });
+export const userDocumentSource = z.object({ organizationId: text().uuid(), documentSourceId: text().uuid() });
 export const userDocumentSources = z.array(userDocumentSource).max(500);
-export const userIntakeRule = z.object({ organizationId: z.string().uuid(), intakeRuleId: z.string().uuid() });
+export const userIntakeRule = z.object({ organizationId: text().uuid(), intakeRuleId: text().uuid() });
 export const userIntakeRules = z.array(userIntakeRule).max(500);
 // GET /api/users (end-user §7; Administrator): the members of the caller's current organization, e.g.
 // for Triage's user picker. sort is JSON, {"col":"lastName","dir":"asc"}; page is 1-based.
@@ -238,11 +236,10 @@ export const userSortColumns = ['userName', 'firstName', 'lastName', 'role'] as 
 export const userSort = z.object({ col: z.enum(userSortColumns), dir: z.enum(['asc', 'desc']).default('asc') });
 export type UserSort = z.infer<typeof userSort>;
 export const usersQuery = z.object({
-  search: z.string().trim().max(200).optional(),
+  search: text().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(USERS_PAGE_SIZE),
-  sort: z
-    .string()
+  sort: text()
     .max(200)
     .optional()
     .transform((v, ctx): UserSort => {
@@ -261,11 +258,11 @@ export const usersQuery = z.object({
 });
 export type UsersQuery = z.input<typeof usersQuery>;
 export const organizationUser = z.object({
-  id: z.string(),
-  userName: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  fullName: z.string(),
+  id: text(),
+  userName: text(),
+  firstName: text(),
+  lastName: text(),
+  fullName: text(),
   roles: z.array(z.enum(organizationRoles)),
 });
 export type OrganizationUser = z.infer<typeof organizationUser>;
@@ -273,32 +270,32 @@ export const usersPage = pageOf(organizationUser);
 
 // GET /api/users/{id}/rules and GET /api/intakerules: an intake rule of the organization.
 export const intakeRuleView = z.object({
-  id: z.string(),
-  name: z.string(),
-  toAddress: z.string().nullable(),
-  fromAddress: z.string().nullable(),
+  id: text(),
+  name: text(),
+  toAddress: text().nullable(),
+  fromAddress: text().nullable(),
   sourceType: z.enum(intakeSourceTypes).nullable(),
 });
 // Not in the spec: GET /api/intakerules (the organization's rules), POST /api/intakerules
 // (Administrator) creates one, DELETE /api/intakerules/{id} (Administrator) removes it and its assignments.
 export const intakeRuleCreate = z
   .object({
-    name: z.string().trim().min(1, 'Name is required.').max(100),
-    toAddress: z.string().trim().toLowerCase().max(256).nullish(),
-    fromAddress: z.string().trim().toLowerCase().max(256).nullish(),
+    name: text().trim().min(1, 'Name is required.').max(100),
+    toAddress: text().trim().toLowerCase().max(256).nullish(),
+    fromAddress: text().trim().toLowerCase().max(256).nullish(),
     sourceType: z.enum(intakeSourceTypes).nullish(),
   })
   .refine((v) => !!v.toAddress || !!v.fromAddress || !!v.sourceType, 'A rule needs a To address, a From address or a source type.');
 
 // The realtime hub at /api/hub (WebSocket; the access token is the first message). Client → server:
 export const hubClientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('authenticate'), token: z.string().max(4000) }),
-  z.object({ type: z.literal('openMessage'), messageId: z.string().uuid() }),
-  z.object({ type: z.literal('closeMessage'), messageId: z.string().uuid() }),
+  z.object({ type: z.literal('authenticate'), token: text().max(4000) }),
+  z.object({ type: z.literal('openMessage'), messageId: text().uuid() }),
+  z.object({ type: z.literal('closeMessage'), messageId: text().uuid() }),
 ]);
 export type HubClientMessage = z.infer<typeof hubClientMessage>;
 // Server → client: presence events carry the message and who; 'sync' asks lists to refresh (every 30 s).
-export const hubPresence = z.object({ messageId: z.string(), userId: z.string(), fullName: z.string() });
+export const hubPresence = z.object({ messageId: text(), userId: text(), fullName: text() });
 export const hubServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticated') }),
   hubPresence.extend({ type: z.literal('openMessage') }),
@@ -311,10 +308,10 @@ export const HUB_SYNC_INTERVAL_MS = 30_000;
 
 // PUT .../attachments/{attachmentId}/patient/extract starts it; GET .../patient answers { status, patient }.
 export const extractedPatient = z.object({
-  firstName: z.string().nullable(),
-  middleName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  birthDate: z.string().nullable(),
+  firstName: text().nullable(),
+  middleName: text().nullable(),
+  lastName: text().nullable(),
+  birthDate: text().nullable(),
   gender: z.enum(['M', 'F', 'UN']).nullable(),
 });
 export const extractionStatus = z.object({ status: z.enum(['Processing', 'Completed', 'Failed']), patient: extractedPatient.nullable() });

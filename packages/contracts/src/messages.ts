@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonValue, text } from './text.ts';
 
 // User-visible texts of end-user §5 and §8 for Release, exactly as the spec words them.
 export const releaseMessages = {
@@ -60,7 +61,7 @@ export const splitAddresses = (value: string | null | undefined) =>
     .filter(Boolean);
 
 const PATIENT_FIELD_MAX = 35;
-const patientText = z.string().trim().max(PATIENT_FIELD_MAX, releaseMessages.patientFieldTooLong).nullish();
+const patientText = text().trim().max(PATIENT_FIELD_MAX, releaseMessages.patientFieldTooLong).nullish();
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
 // A YYYY-MM-DD date that exists on the calendar.
@@ -70,17 +71,16 @@ export const isValidIsoDate = (value: string) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 };
 
-export const patientIdentifier = z.object({ root: z.string().trim().max(128).nullish(), id: z.string().trim().max(128).nullish() });
+export const patientIdentifier = z.object({ root: text().trim().max(128).nullish(), id: text().trim().max(128).nullish() });
 
 // The Patient of end-user §3. Format rules apply on every save; the "required" rules at send.
 export const patient = z.object({
-  patientId: z.string().trim().max(128).nullish(),
+  patientId: text().trim().max(128).nullish(),
   patientIds: z.array(patientIdentifier).max(20).default([]),
   firstName: patientText,
   middleName: patientText,
   lastName: patientText,
-  birthDate: z
-    .string()
+  birthDate: text()
     .trim()
     .max(10)
     .nullish()
@@ -89,13 +89,13 @@ export const patient = z.object({
   streetAddress1: patientText,
   streetAddress2: patientText,
   city: patientText,
-  state: z.string().trim().max(35).nullish(),
-  postalCode: z.string().trim().max(10).nullish(),
-  country: z.string().trim().max(35).nullish(),
-  telephone: z.string().trim().max(20).nullish(),
-  visitId: z.string().trim().max(64).nullish(),
-  visitDate: z.string().trim().max(10).nullish().refine((v) => !v || isValidIsoDate(v), releaseMessages.patientVisitDateInvalid),
-  integrationMeta: z.record(z.string(), z.string().max(256).nullable()).nullish(),
+  state: text().trim().max(35).nullish(),
+  postalCode: text().trim().max(10).nullish(),
+  country: text().trim().max(35).nullish(),
+  telephone: text().trim().max(20).nullish(),
+  visitId: text().trim().max(64).nullish(),
+  visitDate: text().trim().max(10).nullish().refine((v) => !v || isValidIsoDate(v), releaseMessages.patientVisitDateInvalid),
+  integrationMeta: z.record(text(), text().max(256).nullable()).nullish(),
 });
 export type Patient = z.infer<typeof patient>;
 
@@ -107,65 +107,65 @@ export const faxProperties = z.object({
 });
 
 export const attachmentMeta = z.object({
-  documentType: z.string().trim().max(128).nullish(),
-  documentDate: z.string().trim().max(10).nullish(),
+  documentType: text().trim().max(128).nullish(),
+  documentDate: text().trim().max(10).nullish(),
   documentDateType: z.enum(['today', 'message', 'selected']).nullish(),
   confidentiality: z.enum(['Normal', 'Restricted', 'Very Restricted']).nullish(),
-  documentDescription: z.string().max(255).nullish(),
-  patient: z.record(z.string(), z.unknown()).nullish(),
+  documentDescription: text().max(255).nullish(),
+  patient: z.record(text(), jsonValue()).nullish(),
 });
 
 export const attachmentSummary = z.object({
-  id: z.string(),
-  fileName: z.string(),
-  mimeType: z.string(),
+  id: text(),
+  fileName: text(),
+  mimeType: text(),
   sizeInBytes: z.number().int(),
   isPreviewAvailable: z.boolean(),
   previewAvailable: z.enum(['Processing', 'Available', 'Failed', 'NotApplicable']),
   transformStatus: z.enum(['None', 'Pending', 'Failed']),
   isSelected: z.boolean(),
   isRestorable: z.boolean(),
-  uploadProcessId: z.string().nullable(),
+  uploadProcessId: text().nullable(),
   attachmentMeta: attachmentMeta.nullable(),
-  integrationMeta: z.record(z.string(), z.unknown()).nullable(),
+  integrationMeta: z.record(text(), jsonValue()).nullable(),
 });
 
 export const delivery = z.object({
-  recipient: z.string(),
+  recipient: text(),
   channel: z.enum(['Direct', 'Fax']),
   status: z.enum(['Pending', 'Delivered', 'Failed']),
-  reason: z.string().nullable(),
-  updatedAt: z.string(),
-  deliveredAt: z.string().nullable(),
+  reason: text().nullable(),
+  updatedAt: text(),
+  deliveredAt: text().nullable(),
 });
 
 // The Message of end-user §3 as GET /api/messages/{id} returns it.
 export const message = z.object({
-  id: z.string(),
-  subject: z.string(),
-  fromAddress: z.string().nullable(),
-  toAddress: z.string(),
-  body: z.string(),
-  comments: z.string().nullable(),
-  messageDate: z.string().nullable(),
-  systemReceivedDate: z.string().nullable(),
-  createdDate: z.string(),
-  updatedDate: z.string(),
+  id: text(),
+  subject: text(),
+  fromAddress: text().nullable(),
+  toAddress: text(),
+  body: text(),
+  comments: text().nullable(),
+  messageDate: text().nullable(),
+  systemReceivedDate: text().nullable(),
+  createdDate: text(),
+  updatedDate: text(),
   isDraft: z.boolean(),
   isProcessed: z.boolean(),
   isUrgent: z.boolean(),
-  origin: z.string().nullable(),
-  status: z.string(),
-  processedType: z.string().nullable(),
-  sourceType: z.string().nullable(),
+  origin: text().nullable(),
+  status: text(),
+  processedType: text().nullable(),
+  sourceType: text().nullable(),
   patient: patient.nullable(),
-  patientName: z.string().nullable(),
+  patientName: text().nullable(),
   attachments: z.array(attachmentSummary),
-  conversation: z.object({ conversationId: z.string(), type: z.string(), conversationStatus: z.string() }).nullable(),
-  classification: z.object({ code: z.string() }).nullable(),
-  reasonForDisclosure: z.string().nullable(),
-  originalObjectId: z.string().nullable(),
-  releaseTypeId: z.string().nullable(),
+  conversation: z.object({ conversationId: text(), type: text(), conversationStatus: text() }).nullable(),
+  classification: z.object({ code: text() }).nullable(),
+  reasonForDisclosure: text().nullable(),
+  originalObjectId: text().nullable(),
+  releaseTypeId: text().nullable(),
   conversion: z.enum(['Pdf', 'Cda']).nullable(),
   attachments2PDF: z.boolean(),
   attachments2CDA: z.boolean(),
@@ -179,22 +179,22 @@ export type Message = z.infer<typeof message>;
 // PUT /api/messages and PUT /api/messages/{id}: save a draft. Everything optional: a draft may be
 // incomplete; the send rules are checked at send.
 export const draftSave = z.object({
-  subject: z.string().max(255).optional(),
-  fromAddress: z.string().trim().max(256).nullish(),
-  toAddress: z.string().max(4000).optional(),
-  body: z.string().max(20_000).optional(),
-  comments: z.string().max(2000).nullish(),
+  subject: text().max(255).optional(),
+  fromAddress: text().trim().max(256).nullish(),
+  toAddress: text().max(4000).optional(),
+  body: text().max(20_000).optional(),
+  comments: text().max(2000).nullish(),
   isUrgent: z.boolean().optional(),
-  releaseTypeId: z.string().uuid().nullish(),
-  classification: z.object({ code: z.string().max(64) }).nullish(),
-  reasonForDisclosure: z.string().max(255).nullish(),
+  releaseTypeId: text().uuid().nullish(),
+  classification: z.object({ code: text().max(64) }).nullish(),
+  reasonForDisclosure: text().max(255).nullish(),
   conversion: z.enum(['Pdf', 'Cda']).nullish(),
   properties: faxProperties.partial().nullish(),
   trackFaxResponses: z.boolean().optional(),
-  originalObjectId: z.string().uuid().nullish(),
+  originalObjectId: text().uuid().nullish(),
   patient: patient.nullish(),
   // On a new draft: attachments of the original message (originalObjectId) to carry over, as a forward does.
-  attachments: z.array(z.object({ id: z.string().uuid() })).max(100).optional(),
+  attachments: z.array(z.object({ id: text().uuid() })).max(100).optional(),
   // On a new draft: a non-PHI fax (no patient); the server sets origin to the brand plus '_non-patient'.
   isNonPatient: z.boolean().optional(),
 });
@@ -204,9 +204,9 @@ export const messageListQuery = z.object({
   pageStart: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(30),
   isDraft: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-  search: z.string().trim().max(200).optional(),
-  startDate: z.string().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'Start date is invalid.'),
-  endDate: z.string().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'End date is invalid.'),
+  search: text().trim().max(200).optional(),
+  startDate: text().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'Start date is invalid.'),
+  endDate: text().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'End date is invalid.'),
 });
 
 export const messageListItem = message.pick({
@@ -222,31 +222,31 @@ export const messageListItem = message.pick({
   status: true,
   patientName: true,
   deliveries: true,
-}).extend({ toAddresses: z.array(z.string()), attachmentCount: z.number().int() });
+}).extend({ toAddresses: z.array(text()), attachmentCount: z.number().int() });
 export const messageList = z.object({ items: z.array(messageListItem), totalCount: z.number().int() });
 
-export const idParams = z.object({ id: z.string().uuid() });
+export const idParams = z.object({ id: text().uuid() });
 
 // Not shown in the spec: the organization's From addresses, release and document types, the cache.
 export const documentSource = z.object({
-  id: z.string(),
-  address: z.object({ fullAddress: z.string(), type: z.enum(['Direct', 'Fax']) }),
+  id: text(),
+  address: z.object({ fullAddress: text(), type: z.enum(['Direct', 'Fax']) }),
   status: z.number().int(),
 });
 export const releaseType = z.object({
-  id: z.string(),
-  name: z.string(),
-  organizationId: z.string().nullable(),
+  id: text(),
+  name: text(),
+  organizationId: text().nullable(),
   sendType: z.enum(['Direct', 'Fax', 'Any']),
-  originAddressId: z.string().nullable(),
-  destinationAddress: z.string().nullable(),
-  classificationCode: z.string().nullable(),
+  originAddressId: text().nullable(),
+  destinationAddress: text().nullable(),
+  classificationCode: text().nullable(),
   trackFaxResponses: z.boolean(),
 });
-export const documentType = z.object({ id: z.string(), name: z.string(), source: z.string() });
-export const classification = z.object({ code: z.string(), name: z.string() });
-export const cachedAddress = z.object({ address: z.string(), useCount: z.number().int(), lastUsedAt: z.string() });
-export const addressCacheUpdate = z.object({ addresses: z.array(z.string().trim().toLowerCase().max(256)).max(1000) });
+export const documentType = z.object({ id: text(), name: text(), source: text() });
+export const classification = z.object({ code: text(), name: text() });
+export const cachedAddress = z.object({ address: text(), useCount: z.number().int(), lastUsedAt: text() });
+export const addressCacheUpdate = z.object({ addresses: z.array(text().trim().toLowerCase().max(256)).max(1000) });
 
 // Message classifications offered when releasing (codes not shown in the spec; these name why a
 // document is disclosed, which receiving clinics triage by).

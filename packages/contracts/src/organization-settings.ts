@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 // Interoperability settings (end-user §3): the spec names the fields but not their values; these are ours.
 export const exportModes = ['Print', 'Export'] as const;
@@ -11,7 +12,7 @@ export type ExportOption = (typeof exportOptions)[number];
 // options their defaults; the brand, which names a non-PHI fax's origin).
 // GET /api/organizationsettings. The back office edits them.
 export const organizationSettings = z.object({
-  brandName: z.string(),
+  brandName: text(),
   suppressCoverPage: z.boolean(),
   suppressMessageBody: z.boolean(),
   suppressAttachmentDescriptions: z.boolean(),
@@ -19,7 +20,7 @@ export const organizationSettings = z.object({
   // Print: Intake only prints, so its patient and attachment fields are read-only (end-user §4 "Page strategies").
   exportMode: z.enum(exportModes),
   exportOption: z.enum(exportOptions).nullable(),
-  exportDirectoryType: z.string().max(100).nullable(),
+  exportDirectoryType: text().max(100).nullable(),
   // With exportOption PatientFolder, a folder per visit: Intake's visit fields are editable only then.
   exportVisitDirectory: z.boolean(),
   nonPatientExport: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { text } from './text.ts';
 
 // One paging contract for lists (DESIGN.md "Lists"): items plus the total count.
 export const pageOf = <T extends z.ZodType>(item: T) =>
@@ -10,6 +11,6 @@ export const sortDir = z.enum(['asc', 'desc']);
 export const pageQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
-  search: z.string().trim().max(200).optional(),
+  search: text().trim().max(200).optional(),
   sortDir: sortDir.optional(),
 });

@@ -35,10 +35,41 @@ export function openPglite(client: PGlite): DatabaseHandle {
   };
 }
 
+type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+// A checked-out client whose connection dies is handed back to the pool (which discards it) at once, and its
+// holder's own release() later is a no-op: drizzle's transaction() never releases its client when BEGIN
+// fails, so without this every connection dropped at that moment would take one pool slot for good.
+class ResilientPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    // pool.query() checks out with a callback and handles errors itself.
+    if (callback) return super.connect(callback);
+    return super.connect().then((client) => {
+      const release = client.release.bind(client);
+      let released = false;
+      const releaseOnce = (error?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        client.removeListener('error', onError);
+        release(error);
+      };
+      const onError = (error: Error) => releaseOnce(error);
+      client.on('error', onError);
+      client.release = releaseOnce;
+      return client;
+    });
+  }
+}
+
 export function openPostgres(connectionString: string, max = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 });
+  const pool = new ResilientPool({ connectionString, max, connectionTimeoutMillis: 5_000 });
   // An idle connection dropped by the server (restart, failover) must not crash the process; the pool reconnects.
   pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+  // pg-pool listens for errors on idle clients only: a checked-out client whose connection drops would emit an
+  // unhandled 'error' and crash the process. Its running query fails with that error, so listening is enough.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, casing: 'snake_case' });
   return {
     db,

@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client.ts';
 import { auditEvents } from '../db/schema/audit.ts';
+import type { OrgCaller } from './auth/guard.ts';
 
 export interface AuditEvent {
   eventType: string;
@@ -16,3 +17,16 @@ export interface AuditEvent {
 export async function writeAudit(db: DbOrTx, event: AuditEvent, at?: Date): Promise<void> {
   await db.insert(auditEvents).values({ ...event, ...(at ? { createdAt: at } : {}) });
 }
+
+// Who did it: the columns every audit row of an organization user's request carries.
+export const auditedBy = (caller: OrgCaller) => ({
+  userId: caller.session.userId,
+  userName: caller.session.userName,
+  organizationId: caller.organizationId,
+  ip: caller.ip ?? null,
+});
+
+// A list that shows subjects or patient names is a read of PHI: one row per page served. Search texts may
+// hold a patient's name, so details say only whether one was used.
+export const auditListViewed = (db: DbOrTx, caller: OrgCaller, list: string, details: Record<string, unknown>, at?: Date) =>
+  writeAudit(db, { eventType: 'MessageListViewed', ...auditedBy(caller), details: { list, ...details } }, at);

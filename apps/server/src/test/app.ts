@@ -40,7 +40,10 @@ export async function createTestApp(options: { config?: Record<string, string> }
   const clock = { now: new Date() };
   const app = await buildApp({ config: testConfig(options.config), db: handle.db, now: () => clock.now, logger: false });
   await app.ready();
-  const tokens = new Map<string, string>();
+  // Per user: the access token and the test clock when it was issued.
+  const tokens = new Map<string, { token: string; issuedAt: number }>();
+  // A token from another point of the clock's story may have expired, or its session gone idle: sign in anew.
+  const REUSE_WITHIN_MS = 10 * 60_000;
   const login: TestContext['login'] = async (userName, password = TEST_PASSWORD) => {
     const res = await app.inject({ method: 'POST', url: '/api/account/login', payload: { userName, password } });
     if (res.statusCode !== 200) throw new Error(`login ${userName} failed: ${res.statusCode} ${res.body}`);
@@ -54,8 +57,13 @@ export async function createTestApp(options: { config?: Record<string, string> }
     async call(userOrToken, method, url, payload) {
       let token: string | undefined;
       if (userOrToken?.includes('@')) {
-        token = tokens.get(userOrToken) ?? (await login(userOrToken)).accessToken;
-        tokens.set(userOrToken, token);
+        const cached = tokens.get(userOrToken);
+        if (cached && Math.abs(clock.now.getTime() - cached.issuedAt) < REUSE_WITHIN_MS) token = cached.token;
+        else {
+          const issuedAt = clock.now.getTime();
+          token = (await login(userOrToken)).accessToken;
+          tokens.set(userOrToken, { token, issuedAt });
+        }
       } else if (userOrToken) token = userOrToken;
       return app.inject({
         method: method as 'GET',

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { memoryPages, validateXML, type XMLFileInfo } from 'xmllint-wasm';
+import { fixturesDir } from './shared-fixtures.ts';
 
 // The HL7 CDA schema is a shared fixture, outside the project: tests read it by path, the product never does.
-export const CDA_SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../../../shared/fixtures/cda-schema');
+export const CDA_SCHEMA_DIR = path.join(fixturesDir, 'cda-schema');
 const MAIN_SCHEMA = 'infrastructure/cda/CDA_SDTC.xsd';
 
 export interface CdaValidationResult {

@@ -190,3 +190,25 @@ describe('apiResponse (files)', () => {
     expect(handler).toHaveBeenCalledWith('notAuthorized', expect.any(ApiError));
   });
 });
+
+describe('activity marking (automatic logoff)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const activityOf = (fetchStub: ReturnType<typeof stubServer>['fetchStub'], call: number) =>
+    new Headers(fetchStub.mock.calls[call]?.[1]?.headers).get('X-Session-Activity');
+
+  it('marks calls made more than a minute after the last input as background, so they do not keep the session alive', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    signInExpiringIn(900);
+    const { fetchStub } = stubServer();
+    await apiFetch('/api/users/profiledata');
+    expect(activityOf(fetchStub, 0)).toBeNull();
+    vi.setSystemTime(Date.now() + 61_000);
+    await apiFetch('/api/users/profiledata');
+    expect(activityOf(fetchStub, 1)).toBe('background');
+    window.dispatchEvent(new Event('keydown'));
+    await apiFetch('/api/users/profiledata');
+    expect(activityOf(fetchStub, 2)).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { tokenResponse } from '@clinicrelay/contracts/account.ts';
 import { TOKEN_RENEW_MARGIN_SECONDS } from '@clinicrelay/contracts/constants.ts';
 import { errorResponse, messages, type ErrorResponse } from '@clinicrelay/contracts/errors.ts';
+import { ACTIVITY_HEADER, userIsActive } from './activity.ts';
 import { clearTokens, isAccessTokenExpired, readTokens, saveTokens } from './tokens.ts';
 
 /** A failed API call, carrying the API's error shape (DESIGN.md "Errors"). status 0 = no response. */
@@ -21,7 +22,10 @@ export class ApiError extends Error {
   }
 }
 
-/** signedOff: the session is gone (end-user §8 'Token revoked or expired.'); notAuthorized: any other 401/403. */
+/**
+ * signedOff: the session is gone (end-user §8 'Token revoked or expired.': revoked, idle or past its time
+ * limit, or its renewal was refused); notAuthorized: any other 401/403.
+ */
 export type AuthFailure = 'signedOff' | 'notAuthorized';
 export type AuthFailureHandler = (failure: AuthFailure, error: ApiError) => void;
 
@@ -116,6 +120,7 @@ export async function apiResponse(path: string, options: Omit<ApiFetchOptions<un
   if (auth) await ensureFreshToken();
 
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+  if (!userIsActive()) headers[ACTIVITY_HEADER] = 'background';
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -138,7 +143,9 @@ export async function apiResponse(path: string, options: Omit<ApiFetchOptions<un
   if (!response.ok) {
     const error = new ApiError(response.status, errorBody(response.status, await readBody(response)));
     const report = options.reportAuthFailure ?? auth;
-    if (report && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
+    // A cancelled organization's 403 is the org-status dialogs' business (end-user §4), not a missing role.
+    const organizationCancelled = response.status === 403 && error.message === messages.organizationCancelled;
+    if (report && !organizationCancelled && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
     throw error;
   }
   return response;

@@ -15,13 +15,18 @@ interface RouterLike {
 const TOAST_DEDUPE_MS = 2_000;
 
 /**
- * end-user §8: 'Token revoked or expired.' signs the user off (path kept for after sign-in);
- * any other 401/403 toasts and goes to /unauthorized. Returns the uninstall function.
+ * end-user §8: 'Token revoked or expired.' signs the user off with the session-expired notice (path kept
+ * for after sign-in); any other 401/403 toasts and goes to /unauthorized. Returns the uninstall function.
  */
 export function installAuthFailureHandler(router: RouterLike, queryClient: QueryClient): () => void {
   let lastToastAt = -Infinity;
   setAuthFailureHandler((failure) => {
+    const now = Date.now();
+    const toast = now - lastToastAt > TOAST_DEDUPE_MS;
+    lastToastAt = now;
     if (failure === 'signedOff') {
+      // The session ended (automatic logoff after inactivity or its time limit, or revoked): say so on the way out.
+      if (toast && router.state.location.pathname !== LOGIN_PATH) notifyError(messages.sessionExpired);
       storeRedirect(urlOf(router.state.location));
       // Cancel only: clearing here would make still-mounted queries refetch into more 401s;
       // the sign-in page clears the cache once the signed-in pages are gone.
@@ -29,9 +34,7 @@ export function installAuthFailureHandler(router: RouterLike, queryClient: Query
       void router.navigate(LOGIN_PATH, { replace: true });
       return;
     }
-    const now = Date.now();
-    if (now - lastToastAt > TOAST_DEDUPE_MS) notifyError(messages.notAuthorized);
-    lastToastAt = now;
+    if (toast) notifyError(messages.notAuthorized);
     if (router.state.location.pathname !== UNAUTHORIZED_PATH) void router.navigate(UNAUTHORIZED_PATH);
   });
   return () => setAuthFailureHandler(null);

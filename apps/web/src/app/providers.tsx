@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { TOAST_TIMEOUT_MS } from '@clinicrelay/contracts/constants.ts';
 import { theme } from './theme.ts';
+
+// The toast container and its transitions are fetched with the first toast, not with every first load.
+const Toasts = lazy(async () => ({ default: (await import('./toasts.tsx')).Toasts }));
 
 interface AppProvidersProps {
   queryClient: QueryClient;
@@ -13,14 +14,25 @@ interface AppProvidersProps {
   children: ReactNode;
 }
 
-// Queries outermost so modals opened through ModalsProvider can use them too.
 export function AppProviders({ queryClient, env = 'default', children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} env={env}>
-        <Notifications position="top-right" autoClose={TOAST_TIMEOUT_MS} />
-        <ModalsProvider>{children}</ModalsProvider>
+        <ToastsOnDemand />
+        {children}
       </MantineProvider>
     </QueryClientProvider>
   );
+}
+
+// Toasts shown before the container arrives wait in Mantine's store and appear when it mounts; it stays.
+function ToastsOnDemand() {
+  const { notifications, queue } = useNotifications();
+  const [needed, setNeeded] = useState(false);
+  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
+  return needed ? (
+    <Suspense>
+      <Toasts />
+    </Suspense>
+  ) : null;
 }

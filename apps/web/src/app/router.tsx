@@ -1,22 +1,14 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { AdminAreaPage } from '../admin/admin-area-page.tsx';
-import { MessagingDashboardPage } from '../admin/dashboard/messaging-dashboard-page.tsx';
-import { DashboardPage } from '../features/account/dashboard-page.tsx';
+import { hasSession } from '../api/tokens.ts';
 import { LoginPage } from '../features/account/login-page.tsx';
 import { LogoutPage } from '../features/account/logout-page.tsx';
-import { RegisterPage } from '../features/account/register-page.tsx';
-import { SsoLoginPage } from '../features/account/sso-login-page.tsx';
-import { IntakeMessagePage } from '../features/intake/intake-message-page.tsx';
-import { IntakePage } from '../features/intake/intake-page.tsx';
-import { IntakePrintPage } from '../features/intake/intake-print-page.tsx';
-import { ReleaseComposePage } from '../features/release/release-compose-page.tsx';
-import { ReleaseMessagePage } from '../features/release/release-message-page.tsx';
-import { ReleasePage } from '../features/release/release-page.tsx';
 import { AccessDeniedPage } from './access-denied-page.tsx';
 import { adminRoutes } from './admin-routes.ts';
 import { AuthErrorPage } from './auth-error-page.tsx';
 import { CallbackPage } from './callback-page.tsx';
+import { CenteredLoader } from './centered-loader.tsx';
 import {
   RequireActivatedOrganization,
   RequireAuth,
@@ -24,9 +16,57 @@ import {
   RoleHome,
   UnknownRoute,
 } from './guards.tsx';
-import { AppLayout } from './layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
 import { UnauthorizedPage } from './unauthorized-page.tsx';
+
+interface LazyPageHandle {
+  preload: () => Promise<unknown>;
+}
+
+const RELOAD_KEY = 'clinicrelay.reloadedFor';
+
+// A page in a chunk of its own, fetched the first time its route renders (or preloaded): sign-in stays small.
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (component) => {
+        sessionStorage.removeItem(RELOAD_KEY);
+        return { default: component };
+      },
+      (error: unknown) => {
+        loading = undefined;
+        // After a deploy the old build's chunks are gone: load the new build, once per page, not an error.
+        if (sessionStorage.getItem(RELOAD_KEY) !== window.location.pathname) {
+          sessionStorage.setItem(RELOAD_KEY, window.location.pathname);
+          window.location.reload();
+        }
+        throw error;
+      },
+    ));
+  const Page = lazy(preload);
+  function LazyPage(props: P) {
+    return (
+      <Suspense fallback={<CenteredLoader />}>
+        <Page {...props} />
+      </Suspense>
+    );
+  }
+  return Object.assign(LazyPage, { handle: { preload } satisfies LazyPageHandle });
+}
+
+const AppLayout = lazyPage(() => import('./layout.tsx').then((m) => m.AppLayout));
+const AdminAreaPage = lazyPage(() => import('../admin/admin-area-page.tsx').then((m) => m.AdminAreaPage));
+const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
+const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
+const RegisterPage = lazyPage(() => import('../features/account/register-page.tsx').then((m) => m.RegisterPage));
+const SsoLoginPage = lazyPage(() => import('../features/account/sso-login-page.tsx').then((m) => m.SsoLoginPage));
+const IntakeMessagePage = lazyPage(() => import('../features/intake/intake-message-page.tsx').then((m) => m.IntakeMessagePage));
+const IntakePage = lazyPage(() => import('../features/intake/intake-page.tsx').then((m) => m.IntakePage));
+const IntakePrintPage = lazyPage(() => import('../features/intake/intake-print-page.tsx').then((m) => m.IntakePrintPage));
+const ReleaseComposePage = lazyPage(() => import('../features/release/release-compose-page.tsx').then((m) => m.ReleaseComposePage));
+const ReleaseMessagePage = lazyPage(() => import('../features/release/release-message-page.tsx').then((m) => m.ReleaseMessagePage));
+const ReleasePage = lazyPage(() => import('../features/release/release-page.tsx').then((m) => m.ReleasePage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -37,65 +77,70 @@ export const appRoutes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { path: '/account/login', element: <LoginPage /> },
-      { path: '/account/login/:connection', element: <SsoLoginPage /> },
+      { path: '/account/login/:connection', handle: SsoLoginPage.handle, element: <SsoLoginPage /> },
       { path: '/account/logout', element: <LogoutPage /> },
-      { path: '/account/register', element: <RegisterPage /> },
+      { path: '/account/register', handle: RegisterPage.handle, element: <RegisterPage /> },
       // Reseller registration links (back-office-a: "/register/" + the reseller's path) land on the same page.
-      { path: '/register/*', element: <RegisterPage /> },
+      { path: '/register/*', handle: RegisterPage.handle, element: <RegisterPage /> },
       { path: '/unauthorized', element: <UnauthorizedPage /> },
       { path: '/access-denied', element: <AccessDeniedPage /> },
       { path: '/auth-error', element: <AuthErrorPage /> },
       { path: '/callback', element: <CallbackPage /> },
       // Intake sub-screens (paths not in the spec): /intake/{id} views a message, /intake/print is the
       // print window, outside the session and layout: it gets its token from its opener by postMessage.
-      { path: '/intake/print', element: <IntakePrintPage /> },
+      { path: '/intake/print', handle: IntakePrintPage.handle, element: <IntakePrintPage /> },
       {
         element: <RequireAuth />,
         children: [
           {
+            handle: AppLayout.handle,
             element: <AppLayout />,
             children: [
               { index: true, element: <RoleHome /> },
               { path: 'admin', element: <RoleHome /> },
               {
                 path: 'account/dashboard',
+                handle: DashboardPage.handle,
                 element: <RequireRoles roles={['Administrator']}><DashboardPage /></RequireRoles>,
               },
               {
                 path: 'intake',
                 element: <RequireRoles roles={ORG_USERS} />,
                 children: [
-                  { index: true, element: <IntakePage /> },
-                  { path: ':id', element: <IntakeMessagePage /> },
+                  { index: true, handle: IntakePage.handle, element: <IntakePage /> },
+                  { path: ':id', handle: IntakeMessagePage.handle, element: <IntakeMessagePage /> },
                 ],
               },
               {
                 path: 'release',
                 element: <RequireRoles roles={ORG_USERS} />,
                 children: [
-                  { index: true, element: <ReleasePage /> },
+                  { index: true, handle: ReleasePage.handle, element: <ReleasePage /> },
                   {
                     path: 'new',
+                    handle: ReleaseComposePage.handle,
                     element: (
                       <RequireActivatedOrganization redirectTo="/release">
                         <ReleaseComposePage mode="new" />
                       </RequireActivatedOrganization>
                     ),
                   },
-                  { path: 'draft/:id', element: <ReleaseComposePage mode="draft" /> },
-                  { path: 'forward/:id', element: <ReleaseComposePage mode="forward" /> },
-                  { path: 'forward/draft/:id', element: <ReleaseComposePage mode="forwardDraft" /> },
-                  { path: 'reply/:id', element: <ReleaseComposePage mode="reply" /> },
-                  { path: 'reply/draft/:id', element: <ReleaseComposePage mode="replyDraft" /> },
-                  { path: ':id', element: <ReleaseMessagePage /> },
+                  { path: 'draft/:id', handle: ReleaseComposePage.handle, element: <ReleaseComposePage mode="draft" /> },
+                  { path: 'forward/:id', handle: ReleaseComposePage.handle, element: <ReleaseComposePage mode="forward" /> },
+                  { path: 'forward/draft/:id', handle: ReleaseComposePage.handle, element: <ReleaseComposePage mode="forwardDraft" /> },
+                  { path: 'reply/:id', handle: ReleaseComposePage.handle, element: <ReleaseComposePage mode="reply" /> },
+                  { path: 'reply/draft/:id', handle: ReleaseComposePage.handle, element: <ReleaseComposePage mode="replyDraft" /> },
+                  { path: ':id', handle: ReleaseMessagePage.handle, element: <ReleaseMessagePage /> },
                 ],
               },
               {
                 path: 'admin/dashboard/messaging',
+                handle: MessagingDashboardPage.handle,
                 element: <RequireRoles roles={SYSTEM_ADMINS}><MessagingDashboardPage /></RequireRoles>,
               },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
+                handle: AdminAreaPage.handle,
                 element: (
                   <RequireRoles roles={route.roles}>
                     <AdminAreaPage key={route.path} title={route.title} summary={route.summary} />
@@ -112,5 +157,9 @@ export const appRoutes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
+  // A signed-in deep link fetches its layout and page chunks beside the profile, not one after another.
+  if (hasSession()) {
+    for (const match of matchRoutes(appRoutes, window.location) ?? []) void (match.route.handle as LazyPageHandle | undefined)?.preload();
+  }
   return createBrowserRouter(appRoutes);
 }

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.ts';
 import { users } from './users.ts';
 
@@ -13,7 +13,12 @@ export const sessions = pgTable(
     ip: text().notNull(),
     userAgent: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Absolute end (SESSION_MAX_HOURS after sign-in).
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    // Last request (written at most once a minute); the session ends idleTimeoutMinutes after it.
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // SESSION_IDLE_MINUTES when the session began, so every reader applies the same automatic logoff.
+    idleTimeoutMinutes: integer().notNull().default(30),
     revokedAt: timestamp({ withTimezone: true }),
     revokedReason: text(),
   },

@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { auditColumns, organizations } from './organizations.ts';
 
 // The User entity of back-office-a §3 (password fields are the hash; roles live in memberships).
@@ -19,6 +19,8 @@ export const users = pgTable('users', {
   twoFactorEnabled: boolean().notNull().default(false),
   // Base32 TOTP secret; enrolment arrives with the account-security issue.
   twoFactorSecret: text(),
+  // The last TOTP time step accepted at sign-in: a code of that step or an earlier one is never taken again.
+  lastTotpStep: bigint({ mode: 'number' }),
   tokenAuthEnabled: boolean().notNull().default(false),
   lockoutEnabled: boolean().notNull().default(true),
   defaultOrganizationId: uuid().references(() => organizations.id, { onDelete: 'set null' }),

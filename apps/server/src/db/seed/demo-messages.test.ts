@@ -1,6 +1,6 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { attachments, deliveries, messages, patients } from '../schema/messages.ts';
 import { organizations } from '../schema/organizations.ts';
 import { workflows } from '../schema/workflows.ts';
@@ -9,6 +9,7 @@ import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { describeWithFixtures } from '../../test/shared-fixtures.ts';
 import { validateCda } from '../../test/validate-cda.ts';
 import { seedDemoMessages } from './demo-messages.ts';
 
@@ -30,7 +31,8 @@ async function pdfText(bytes: Uint8Array): Promise<{ text: string; pages: number
   }
 }
 
-describe('demo messages', () => {
+// The tests build on each other and two validate C-CDAs against the shared CDA schema: one block.
+describeWithFixtures('demo messages', () => {
   const t = useTestApp();
   const config = testConfig();
   let blobs: BlobStore;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loginRequest, okResponse, refreshRequest, tokenResponse, type TokenResponse } from '@clinicrelay/contracts/account.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@clinicrelay/contracts/constants.ts';
-import { auth, DOCS_COOKIE } from '../../platform/auth/guard.ts';
+import { auth, DOCS_COOKIE, isUserActivity } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
@@ -34,13 +34,13 @@ export function accountRoutes(app: App, deps: service.AccountDeps & { loginRateL
     url: '/api/account/refresh',
     config: { roles: 'public', rateLimit: { max: deps.loginRateLimitPerMinute * 2, timeWindow: 60_000 } },
     schema: { tags: ['account'], body: refreshRequest, response: { 200: tokenResponse } },
-    handler: async (request, reply) => issued(reply, await service.refresh(deps, request.body.refreshToken, caller(request))),
+    handler: async (request, reply) => issued(reply, await service.refresh(deps, request.body.refreshToken, caller(request), isUserActivity(request))),
   });
 
   app.route({
     method: 'POST',
     url: '/api/account/logout',
-    config: { roles: 'authenticated' },
+    config: { roles: 'authenticated', cancelledOrganization: true },
     schema: { tags: ['account'], response: { 200: okResponse } },
     handler: async (request, reply) => {
       await service.logout(deps, auth(request), caller(request));

@@ -1,17 +1,13 @@
-import {
-  ACCESS_TOKEN_TTL_SECONDS,
-  LOCKOUT_FAILED_ATTEMPTS,
-  LOCKOUT_MINUTES,
-  REFRESH_TOKEN_TTL_SECONDS,
-} from '@clinicrelay/contracts/constants.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, LOCKOUT_FAILED_ATTEMPTS, LOCKOUT_MINUTES } from '@clinicrelay/contracts/constants.ts';
 import type { LoginRequest, TokenResponse } from '@clinicrelay/contracts/account.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Tx } from '../../db/client.ts';
+import type { loginAttempts } from '../../db/schema/auth.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import { loadSession } from '../../platform/auth/guard.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { newRefreshToken, sha256, signAccessToken } from '../../platform/auth/tokens.ts';
-import { verifyTotp } from '../../platform/auth/totp.ts';
+import { acceptTotp } from '../../platform/auth/totp.ts';
 import { AppError, unauthorized } from '../../platform/errors.ts';
 import * as q from './queries.ts';
 
@@ -19,6 +15,9 @@ export interface AccountDeps {
   db: Database;
   signingKey: Uint8Array;
   now: () => Date;
+  // Automatic logoff (HIPAA 164.312(a)(2)(iii)): idle minutes and absolute hours of a session.
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
 }
 
 export interface Caller {
@@ -26,6 +25,7 @@ export interface Caller {
   userAgent?: string | undefined;
 }
 
+type LoginOutcome = typeof loginAttempts.$inferInsert.outcome;
 type User = NonNullable<Awaited<ReturnType<typeof q.findUserByUserName>>>;
 
 const lockWindowStart = (now: Date) => new Date(now.getTime() - LOCKOUT_MINUTES * 60_000);
@@ -37,90 +37,119 @@ function lockState(attempts: Awaited<ReturnType<typeof q.findRecentAttempts>>) {
   return { locked: lastReset?.outcome === 'lockout', failures: failures.length };
 }
 
+// Sign-ins of one user name wait here, one at a time per app, instead of each holding a pooled
+// connection while it waits for the advisory lock (which serializes them across processes).
+const signInQueues = new WeakMap<AccountDeps, Map<string, Promise<unknown>>>();
+
+async function oneAtATime<T>(deps: AccountDeps, key: string, work: () => Promise<T>): Promise<T> {
+  let queues = signInQueues.get(deps);
+  if (!queues) signInQueues.set(deps, (queues = new Map<string, Promise<unknown>>()));
+  const run = (queues.get(key) ?? Promise.resolve()).then(work);
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+type Decision = { error: AppError } | { userId: string; sessionId: string; refreshToken: string };
+
+// The lock check, the password and code checks and the recording of the outcome are one serialized
+// step per user name, so at most LOCKOUT_FAILED_ATTEMPTS failures are ever evaluated before the lock holds.
 export async function login(deps: AccountDeps, input: LoginRequest, caller: Caller): Promise<TokenResponse> {
-  const { db } = deps;
   const userName = input.userName.trim().toLowerCase();
-  const user = await q.findUserByUserName(db, userName);
+  const decision = await oneAtATime(deps, userName, async () => {
+    // argon2 runs outside the transaction so no connection waits on it; the hash it was checked
+    // against is compared again under the lock. A locked name skips it.
+    const before = await q.findUserByUserName(deps.db, userName);
+    const lockedBefore = lockState(await q.findRecentAttempts(deps.db, userName, lockWindowStart(deps.now()))).locked;
+    const checked = lockedBefore ? null : { hash: before?.passwordHash, ok: await verifyPassword(before?.passwordHash, input.password) };
+    return deps.db.transaction(async (tx) => {
+      await q.lockUserName(tx, userName);
+      return decide(deps, tx, userName, input, caller, checked);
+    });
+  });
+  if ('error' in decision) throw decision.error;
+  return tokenPair(deps, decision.userId, decision.sessionId, decision.refreshToken);
+}
+
+async function decide(
+  deps: AccountDeps,
+  tx: Tx,
+  userName: string,
+  input: LoginRequest,
+  caller: Caller,
+  checked: { hash: string | null | undefined; ok: boolean } | null,
+): Promise<Decision> {
+  const now = deps.now();
+  const user = await q.findUserByUserName(tx, userName);
   const audit = { userId: user?.id ?? null, userName, ip: caller.ip };
+  const attempt = (outcome: LoginOutcome, userId = user?.id) =>
+    q.insertAttempt(tx, { userName, userId, ip: caller.ip, outcome, succeeded: outcome === 'success', createdAt: now });
+  const state = lockState(await q.findRecentAttempts(tx, userName, lockWindowStart(now)));
 
-  if (lockState(await q.findRecentAttempts(db, userName, lockWindowStart(deps.now()))).locked) {
-    await q.insertAttempt(db, { userName, userId: user?.id, ip: caller.ip, outcome: 'locked', succeeded: false, createdAt: deps.now() });
-    await writeAudit(db, { ...audit, eventType: 'LoginRefusedLocked' });
-    throw new AppError(401, messages.accountLocked);
-  }
+  // Counts a failed password or code; the third within the lockout period locks the user name.
+  const fail = async (message: string, twoFactorRequired = false): Promise<Decision> => {
+    const lockout = user?.lockoutEnabled !== false && state.failures + 1 >= LOCKOUT_FAILED_ATTEMPTS;
+    await attempt(lockout ? 'lockout' : 'failure');
+    await writeAudit(tx, { ...audit, eventType: lockout ? 'AccountLockedOut' : 'LoginFailed' });
+    if (lockout) return { error: new AppError(401, messages.accountLocked) };
+    return { error: new AppError(401, message, twoFactorRequired ? { twoFactorRequired: true } : {}) };
+  };
 
-  if (!(await verifyPassword(user?.passwordHash, input.password))) {
-    return failAttempt(deps, userName, user, caller, messages.invalidCredentials);
+  if (state.locked) {
+    await attempt('locked');
+    await writeAudit(tx, { ...audit, eventType: 'LoginRefusedLocked' });
+    return { error: new AppError(401, messages.accountLocked) };
   }
-  const found = user!;
+  // Checked before the lock against this same hash; checked now when it changed or the name was locked then.
+  const passwordOk = checked && checked.hash === user?.passwordHash ? checked.ok : await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !passwordOk) return fail(messages.invalidCredentials);
+  const found: User = user;
   if (found.isDisabled) {
-    await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'disabled', succeeded: false, createdAt: deps.now() });
-    await writeAudit(db, { ...audit, eventType: 'LoginRefusedDisabled' });
-    throw new AppError(401, messages.userDisabled);
+    await attempt('disabled');
+    await writeAudit(tx, { ...audit, eventType: 'LoginRefusedDisabled' });
+    return { error: new AppError(401, messages.userDisabled) };
   }
 
-  const systemRoles = await q.findSystemRoles(db, found.id);
-  const orgs = await q.findLoginOrganizations(db, found.id);
+  const systemRoles = await q.findSystemRoles(tx, found.id);
+  const orgs = await q.findLoginOrganizations(tx, found.id);
   if (systemRoles.length === 0 && orgs.length === 0) {
-    await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'disabled', succeeded: false, createdAt: deps.now() });
-    await writeAudit(db, { ...audit, eventType: 'LoginRefusedOrganizationDisabled' });
-    throw new AppError(401, messages.organizationLoginDisabled);
+    await attempt('disabled');
+    await writeAudit(tx, { ...audit, eventType: 'LoginRefusedOrganizationDisabled' });
+    return { error: new AppError(401, messages.organizationLoginDisabled) };
   }
 
   if (found.twoFactorEnabled) {
     const code = input.code?.trim();
     if (!code) {
-      await q.insertAttempt(db, { userName, userId: found.id, ip: caller.ip, outcome: 'two-factor', succeeded: false, createdAt: deps.now() });
-      throw new AppError(401, messages.twoFactorRequired, { twoFactorRequired: true });
+      await attempt('two-factor');
+      return { error: new AppError(401, messages.twoFactorRequired, { twoFactorRequired: true }) };
     }
-    if (!found.twoFactorSecret || !verifyTotp(found.twoFactorSecret, code, deps.now())) {
-      return failAttempt(deps, userName, found, caller, messages.twoFactorRequired, true);
-    }
+    const step = found.twoFactorSecret ? acceptTotp(found.twoFactorSecret, code, now, found.lastTotpStep) : null;
+    if (step === null) return fail(messages.twoFactorRequired, true);
+    await q.recordTotpStep(tx, found.id, step);
   }
 
   const organizationId = orgs.find((o) => o.id === found.defaultOrganizationId)?.id ?? orgs[0]?.id ?? null;
-  const now = deps.now();
   const refreshToken = newRefreshToken();
-  const session = await db.transaction(async (tx) => {
-    await q.insertAttempt(tx, { userName, userId: found.id, ip: caller.ip, outcome: 'success', succeeded: true, createdAt: deps.now() });
-    const s = await q.insertSession(tx, {
-      userId: found.id,
-      organizationId,
-      ip: caller.ip,
-      userAgent: caller.userAgent?.slice(0, 512),
-      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-    });
-    await q.insertRefreshToken(tx, { sessionId: s.id, tokenHash: sha256(refreshToken), expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000) });
-    await writeAudit(tx, { ...audit, organizationId, eventType: 'Login', correlationId: s.id });
-    return s;
+  const expiresAt = new Date(now.getTime() + deps.sessionMaxHours * 3_600_000);
+  await attempt('success');
+  const session = await q.insertSession(tx, {
+    userId: found.id,
+    organizationId,
+    ip: caller.ip,
+    userAgent: caller.userAgent?.slice(0, 512),
+    createdAt: now,
+    lastSeenAt: now,
+    idleTimeoutMinutes: deps.sessionIdleMinutes,
+    expiresAt,
   });
-  return tokenPair(deps, found.id, session.id, refreshToken);
-}
-
-// Counts a failed password or code; the third within the lockout period locks the user name.
-async function failAttempt(
-  deps: AccountDeps,
-  userName: string,
-  user: User | undefined,
-  caller: Caller,
-  message: string,
-  twoFactorRequired = false,
-): Promise<never> {
-  const locked = await deps.db.transaction(async (tx) => {
-    await q.lockUserName(tx, userName);
-    const state = lockState(await q.findRecentAttempts(tx, userName, lockWindowStart(deps.now())));
-    const lockout = state.locked || (user?.lockoutEnabled !== false && state.failures + 1 >= LOCKOUT_FAILED_ATTEMPTS);
-    await q.insertAttempt(tx, { userName, userId: user?.id, ip: caller.ip, outcome: lockout ? 'lockout' : 'failure', succeeded: false, createdAt: deps.now() });
-    await writeAudit(tx, {
-      eventType: lockout ? 'AccountLockedOut' : 'LoginFailed',
-      userId: user?.id ?? null,
-      userName,
-      ip: caller.ip,
-    });
-    return lockout;
-  });
-  if (locked) throw new AppError(401, messages.accountLocked);
-  throw new AppError(401, message, twoFactorRequired ? { twoFactorRequired: true } : {});
+  await q.insertRefreshToken(tx, { sessionId: session.id, tokenHash: sha256(refreshToken), expiresAt });
+  await writeAudit(tx, { ...audit, organizationId, eventType: 'Login', correlationId: session.id });
+  return { userId: found.id, sessionId: session.id, refreshToken };
 }
 
 async function tokenPair(deps: AccountDeps, userId: string, sessionId: string, refreshToken: string): Promise<TokenResponse> {
@@ -132,7 +161,8 @@ async function tokenPair(deps: AccountDeps, userId: string, sessionId: string, r
   };
 }
 
-export async function refresh(deps: AccountDeps, refreshToken: string, caller: Caller): Promise<TokenResponse> {
+// userActivity false (a renewal for a self-refreshing page): the session's idle time keeps running.
+export async function refresh(deps: AccountDeps, refreshToken: string, caller: Caller, userActivity = true): Promise<TokenResponse> {
   const { db } = deps;
   const now = deps.now();
   const stored = await q.findRefreshToken(db, sha256(refreshToken));
@@ -145,7 +175,7 @@ export async function refresh(deps: AccountDeps, refreshToken: string, caller: C
     await writeAudit(db, { eventType: 'RefreshTokenReuse', userId: session.userId, organizationId: session.organizationId, ip: caller.ip, correlationId: session.id });
     throw unauthorized();
   }
-  if (!(await loadSession(db, session.id, session.userId, now))) throw unauthorized();
+  if (!(await loadSession(db, session.id, session.userId, now, { touch: userActivity }))) throw unauthorized();
   const next = newRefreshToken();
   await q.insertRefreshToken(db, { sessionId: session.id, tokenHash: sha256(next), expiresAt: session.expiresAt });
   return tokenPair(deps, session.userId, session.id, next);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -11,12 +11,11 @@ import { attachments } from '../../db/schema/messages.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { validateCda } from '../../test/validate-cda.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
 const RIVERVIEW_USER = 'user@riverview.example.org';
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
-const fixture = (name: string) => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
 
 const referral = {
   subject: 'Referral with documents',
@@ -72,7 +71,7 @@ describe('Release attachments', () => {
     return res.json<{ id: string; previewAvailable: string; fileName: string; isRestorable: boolean }>();
   };
 
-  it('Lakeside attaches a PDF to a draft and reads it back as a PDF with its meta data', async () => {
+  itWithFixtures('Lakeside attaches a PDF to a draft and reads it back as a PDF with its meta data', async () => {
     const draftId = await newDraft();
     const pdf = fixture('pdf/ud-sample.pdf');
     const summary = await uploaded(draftId, 'ud-sample.pdf', pdf);
@@ -133,7 +132,7 @@ describe('Release attachments', () => {
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments[0].previewAvailable).toBe('Failed');
   });
 
-  it('previews a structured CDA file as read-only text', async () => {
+  itWithFixtures('previews a structured CDA file as read-only text', async () => {
     const draftId = await newDraft();
     const xml = fixture('cda/referral-note.xml');
     const summary = await uploaded(draftId, 'referral-note.xml', xml);
@@ -155,20 +154,21 @@ describe('Release attachments', () => {
     ];
     for (const [name, bytes, text] of cases) {
       const res = await upload(draftId, name, bytes);
-      expect(res.statusCode, name).toBe(400);
+      // issue 8 §3: an upload over the size limit is 413 Payload Too Large.
+      expect(res.statusCode, name).toBe(text === attachmentMessages.tooLarge ? 413 : 400);
       expect(res.json(), name).toEqual({ message: text });
     }
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments).toEqual([]);
   });
 
-  it('refuses bad meta data: notes over 255 characters and invalid dates', async () => {
+  itWithFixtures('refuses bad meta data: notes over 255 characters and invalid dates', async () => {
     const draftId = await newDraft();
     const res = await upload(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'), { attachmentMeta: { documentDescription: 'x'.repeat(256), documentDate: '2026-02-30' } });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().modelState)).toEqual(expect.arrayContaining(['attachmentMeta.documentDescription', 'attachmentMeta.documentDate']));
   });
 
-  it('updates selection, name and meta; a documentDate of 1753-01-01 is stored as empty', async () => {
+  itWithFixtures('updates selection, name and meta; a documentDate of 1753-01-01 is stored as empty', async () => {
     const draftId = await newDraft();
     const summary = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
     const res = await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${draftId}/attachments`, [
@@ -180,7 +180,7 @@ describe('Release attachments', () => {
     expect(tooLong.statusCode).toBe(400);
   });
 
-  it('rotates and removes pages, then restores the original keeping the meta data', async () => {
+  itWithFixtures('rotates and removes pages, then restores the original keeping the meta data', async () => {
     const draftId = await newDraft();
     const original = fixture('pdf/ud-sample.pdf');
     const summary = await uploaded(draftId, 'ud-sample.pdf', original);
@@ -202,7 +202,7 @@ describe('Release attachments', () => {
     expect(after).toMatchObject({ isRestorable: false, fileName: 'ud-sample.pdf', attachmentMeta: { documentType: 'Referral Letter', documentDescription: 'Cardiology referral' } });
   });
 
-  it('converts a PNG to PDF, and a PDF to a C-CDA that validates against the CDA schema; restore brings the PDF back', async () => {
+  itWithFixtures('converts a PNG to PDF, and a PDF to a C-CDA that validates against the CDA schema; restore brings the PDF back', async () => {
     const draftId = await newDraft();
     const image = await uploaded(draftId, 'scan.png', png());
     await runWorkflows();
@@ -227,7 +227,7 @@ describe('Release attachments', () => {
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments[1]).toMatchObject({ fileName: 'ud-sample.pdf', mimeType: 'application/pdf' });
   });
 
-  it('refuses a CDA conversion when the patient lacks what the document needs', async () => {
+  itWithFixtures('refuses a CDA conversion when the patient lacks what the document needs', async () => {
     const res = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', { ...referral, patient: { firstName: 'Maria' } });
     const draftId = res.json().id as string;
     const pdf = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
@@ -236,7 +236,7 @@ describe('Release attachments', () => {
     expect(refused.json().modelState.patient).toEqual([releaseMessages.patientLastNameRequired, releaseMessages.patientBirthDateRequired, releaseMessages.patientGenderRequired]);
   });
 
-  it('deletes an attachment of a draft', async () => {
+  itWithFixtures('deletes an attachment of a draft', async () => {
     const draftId = await newDraft();
     const summary = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
     const res = await t.call(LAKESIDE_USER, 'DELETE', `/api/messages/${draftId}/attachments/${summary.id}`);
@@ -248,7 +248,7 @@ describe('Release attachments', () => {
     expect((await t.call(LAKESIDE_USER, 'GET', '/api/attachments/extensions')).json()).toEqual([...supportedExtensions]);
   });
 
-  it("keeps Lakeside's attachments invisible to Riverview: 404 everywhere, and nothing changes", async () => {
+  itWithFixtures("keeps Lakeside's attachments invisible to Riverview: 404 everywhere, and nothing changes", async () => {
     const draftId = await newDraft();
     const summary = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
     const url = `/api/messages/${draftId}/attachments/${summary.id}`;

@@ -1,7 +1,8 @@
 import type { SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
-import { makePdfRendition } from '../../platform/files/renditions.ts';
+import { renderPdf } from '../../platform/files/file-jobs.ts';
+import type { WorkerPool } from '../../platform/workers/worker-pool.ts';
 import type { WorkflowHandler } from '../../platform/workflows/context.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import * as q from './queries.ts';
@@ -33,8 +34,9 @@ export async function enqueueRendition(tx: DbOrTx, row: { id: string; organizati
 }
 
 // Makes the PDF the viewer shows for an image or text attachment. A file that cannot be rendered
-// (corrupt image, unsupported TIFF compression) is marked Failed at once: retrying would fail the same way.
-export function renditionWorkflow(deps: { blobs: BlobStore }): WorkflowHandler {
+// (corrupt image, unsupported TIFF compression, over the worker's memory or time) is marked Failed at
+// once: retrying would fail the same way. The work runs in a file worker, never on the API's event loop.
+export function renditionWorkflow(deps: { blobs: BlobStore; files: WorkerPool }): WorkflowHandler {
   return async (ctx) => {
     const { attachmentId, blobId } = ctx.workflow.payload as unknown as RenditionPayload;
     const row = await q.findByIdUnscoped(ctx.db, attachmentId);
@@ -42,7 +44,9 @@ export function renditionWorkflow(deps: { blobs: BlobStore }): WorkflowHandler {
     if (!row || row.currentBlobId !== blobId) return;
     const bytes = await deps.blobs.get(blobId);
     const extension = renderableExtension(row.mimeType);
-    const pdf = extension ? await makePdfRendition(bytes, { extension, fileName: row.fileName }).catch(() => null) : null;
+    const pdf = extension ? await renderPdf(deps.files, bytes, { extension, fileName: row.fileName }).catch(() => null) : null;
+    // Stopped (lease lost, shutdown) rather than failed: the next worker renders it.
+    ctx.signal.throwIfAborted();
     if (!pdf) {
       await q.updateIfCurrent(ctx.db, attachmentId, blobId, { previewStatus: 'Failed' });
       return;

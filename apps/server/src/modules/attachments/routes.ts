@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  attachmentFileName,
   attachmentMessages,
   attachmentMetaInput,
   attachmentContentQuery,
@@ -8,6 +9,7 @@ import {
   attachmentsUpdateBody,
   convertQuery,
   extensionsResponse,
+  MAX_ATTACHMENT_BYTES,
   previewMessages,
   previewPending,
   supportedExtensions,
@@ -18,32 +20,69 @@ import { messages } from '@clinicrelay/contracts/errors.ts';
 import { attachmentSummary, idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { orgCaller } from '../../platform/auth/guard.ts';
-import { badRequest } from '../../platform/errors.ts';
+import { SCANNER_RETRY_AFTER_SECONDS, ScannerUnavailableError } from '../../platform/antivirus/scanner.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const caller = orgCaller;
 const textMessage = z.object({ message: z.string() });
+// Besides the file an upload form holds attachmentMeta (small JSON) and the part headers.
+const UPLOAD_FIELDS = 4;
+const UPLOAD_FIELD_BYTES = 64 * 1024;
+const UPLOAD_FORM_ALLOWANCE_BYTES = UPLOAD_FIELDS * UPLOAD_FIELD_BYTES + 64 * 1024;
+
+// A declared body no valid upload can have is refused before any of it is read.
+async function refuseOversizedUpload(request: FastifyRequest) {
+  const declared = Number(request.headers['content-length']);
+  if (declared > MAX_ATTACHMENT_BYTES + UPLOAD_FORM_ALLOWANCE_BYTES) throw new AppError(413, attachmentMessages.tooLarge);
+}
+
+// A reply sent before the body was read to its end (a refused upload) closes the connection, so the
+// client cannot go on streaming the rest into a server that would read and discard it.
+async function closeUnreadUpload(request: FastifyRequest, reply: FastifyReply) {
+  if (!request.raw.readableEnded) reply.header('connection', 'close');
+}
 
 // The multipart body of an upload: one `file` and an optional `attachmentMeta` JSON field. The file is
-// streamed against the plugin's fileSize limit, so no more than 20 MB of a larger upload is ever held.
+// counted as it streams: past MAX_ATTACHMENT_BYTES the read stops and the reply is 413 (the onSend hook
+// then closes the connection), so no more than 20 MB of a larger upload is ever read or held.
 async function readUpload(request: FastifyRequest): Promise<service.UploadedFile> {
   if (!request.isMultipart()) throw badRequest(attachmentMessages.noFile);
   let file: { fileName: string; bytes: Uint8Array } | undefined;
   let metaText: string | undefined;
+  const { multipartErrors } = request.server;
   try {
-    for await (const part of request.parts()) {
+    // One byte over the limit reaches the count below (busboy would silently truncate at fileSize).
+    for await (const part of request.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: 1, fields: UPLOAD_FIELDS, fieldSize: UPLOAD_FIELD_BYTES } })) {
       if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        if (part.fieldname === 'file') file = { fileName: part.filename, bytes };
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        // The name is checked before any of the file is read.
+        if (part.filename) {
+          const name = attachmentFileName.safeParse(part.filename);
+          if (!name.success) throw badRequest(messages.invalidRequest, { file: name.error.issues.map((i) => i.message) });
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > MAX_ATTACHMENT_BYTES) throw new AppError(413, attachmentMessages.tooLarge);
+          chunks.push(chunk);
+        }
+        file = { fileName: part.filename, bytes: Buffer.concat(chunks) };
       } else if (part.fieldname === 'attachmentMeta' && typeof part.value === 'string') {
+        if (part.valueTruncated) throw badRequest(messages.invalidRequest, { attachmentMeta: ['attachmentMeta is too large.'] });
         metaText = part.value;
       }
     }
   } catch (error) {
-    if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) throw badRequest(attachmentMessages.tooLarge);
-    if (error instanceof request.server.multipartErrors.FilesLimitError) throw badRequest(messages.invalidRequest, { file: ['Upload one file at a time.'] });
+    if (error instanceof multipartErrors.RequestFileTooLargeError) throw new AppError(413, attachmentMessages.tooLarge);
+    if (error instanceof multipartErrors.FilesLimitError) throw badRequest(messages.invalidRequest, { file: ['Upload one file at a time.'] });
+    if (error instanceof multipartErrors.FieldsLimitError || error instanceof multipartErrors.PartsLimitError) throw badRequest(messages.invalidRequest);
     throw error;
   }
   if (!file?.fileName) throw badRequest(attachmentMessages.noFile);
@@ -89,7 +128,15 @@ export function attachmentsRoutes(app: App, deps: service.AttachmentsDeps) {
     url: '/api/messages/:id/attachments',
     config,
     schema: { tags, params: idParams, querystring: uploadQuery, consumes: ['multipart/form-data'], response: { 200: attachmentSummary } },
-    handler: (request) => service.upload(deps, caller(request), request.params.id, () => readUpload(request)),
+    onRequest: refuseOversizedUpload,
+    onSend: closeUnreadUpload,
+    handler: (request) =>
+      service.upload(deps, caller(request), request.params.id, () => readUpload(request)).catch((error: unknown) => {
+        if (!(error instanceof ScannerUnavailableError)) throw error;
+        // Refused, never stored unscanned; why clamd failed is for the operator's log, not the user.
+        request.log.warn({ reason: error.message }, 'upload refused: the virus scanner is unavailable');
+        throw new AppError(503, attachmentMessages.scannerUnavailable, {}, SCANNER_RETRY_AFTER_SECONDS);
+      }),
   });
   app.route({
     method: 'PUT',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  attachmentMessages,
   attachmentToasts,
   EMPTY_DOCUMENT_DATE,
   previewMessages,
@@ -10,11 +11,13 @@ import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import type { AttachmentMeta } from '../../db/schema/messages.ts';
 import { writeAudit } from '../../platform/audit.ts';
+import type { Scanner } from '../../platform/antivirus/scanner.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { detectFileType } from '../../platform/files/file-types.ts';
-import { transformPdf } from '../../platform/files/renditions.ts';
+import { inspectUpload, transformPdfInWorker } from '../../platform/files/file-jobs.ts';
+import type { WorkerPool } from '../../platform/workers/worker-pool.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { toAttachmentSummary, type Caller } from '../messages/service.ts';
@@ -27,6 +30,9 @@ export interface AttachmentsDeps {
   db: Database;
   now: () => Date;
   blobs: BlobStore;
+  scanner: Scanner;
+  // Threads that parse and decode files, off the API's event loop.
+  files: WorkerPool;
 }
 
 export interface UploadedFile {
@@ -56,21 +62,24 @@ function toMeta(input: AttachmentMetaInput | null | undefined): AttachmentMeta |
   };
 }
 
-async function messageOf(db: DbOrTx, caller: Caller, messageId: string) {
-  const message = await messagesQ.findById(db, caller.organizationId, messageId, messageVisibleTo(viewerOf(caller)));
+// Inside a transaction that changes attachments, `lock` holds the message row until commit, so a change
+// waits for a send in progress and then finds the message sent (the send locks the same row).
+async function messageOf(db: DbOrTx, caller: Caller, messageId: string, lock = false) {
+  const find = lock ? messagesQ.findByIdForUpdate : messagesQ.findById;
+  const message = await find(db, caller.organizationId, messageId, messageVisibleTo(viewerOf(caller)));
   if (!message) throw notFound();
   return message;
 }
 
-async function ownDraft(db: DbOrTx, caller: Caller, messageId: string) {
-  const message = await messageOf(db, caller, messageId);
+async function ownDraft(db: DbOrTx, caller: Caller, messageId: string, lock = false) {
+  const message = await messageOf(db, caller, messageId, lock);
   if (message.direction !== 'Outbound') throw notFound();
   if (!message.isDraft) throw new AppError(409, releaseMessages.notADraft);
   return message;
 }
 
-async function attachmentOf(db: DbOrTx, caller: Caller, messageId: string, attachmentId: string) {
-  const message = await messageOf(db, caller, messageId);
+async function attachmentOf(db: DbOrTx, caller: Caller, messageId: string, attachmentId: string, lock = false) {
+  const message = await messageOf(db, caller, messageId, lock);
   const row = await q.findById(db, caller.organizationId, messageId, attachmentId);
   if (!row) throw notFound();
   return { message, row };
@@ -78,8 +87,8 @@ async function attachmentOf(db: DbOrTx, caller: Caller, messageId: string, attac
 
 // end-user §4 page strategies: a draft's attachments and received ones (Intake) can be changed; a sent
 // message's (Release view) are read-only.
-async function editableAttachment(db: DbOrTx, caller: Caller, messageId: string, attachmentId: string) {
-  const found = await attachmentOf(db, caller, messageId, attachmentId);
+async function editableAttachment(db: DbOrTx, caller: Caller, messageId: string, attachmentId: string, lock = false) {
+  const found = await attachmentOf(db, caller, messageId, attachmentId, lock);
   if (found.message.direction === 'Outbound' && !found.message.isDraft) throw new AppError(409, releaseMessages.notADraft);
   return found;
 }
@@ -101,16 +110,34 @@ function previewFor(kind: 'pdf' | 'image' | 'text' | 'structured', blobId: strin
   return { previewBlobId: null, previewStatus: 'Processing' as const };
 }
 
+// An infected upload leaves an audit row (the signature's name, never the file's name or bytes) and nothing else.
+async function refuseInfected(deps: AttachmentsDeps, caller: Caller, messageId: string, signature: string, sizeInBytes: number): Promise<never> {
+  await writeAudit(deps.db, {
+    eventType: 'UploadRefusedInfected',
+    userId: caller.session.userId,
+    userName: caller.session.userName,
+    organizationId: caller.organizationId,
+    ip: caller.ip ?? null,
+    correlationId: messageId,
+    details: { signature, sizeInBytes },
+  }, deps.now());
+  throw badRequest(attachmentMessages.infected(signature));
+}
+
 // POST /api/messages/{id}/attachments. The draft is checked before the body is read, so a stranger's
 // upload is refused without storing anything. The client saves a draft first when it has none.
 export async function upload(deps: AttachmentsDeps, caller: Caller, messageId: string, read: () => Promise<UploadedFile>) {
   await ownDraft(deps.db, caller, messageId);
   const file = await read();
+  // Scanned before anything parses or stores it; an unavailable scanner throws, so nothing is stored unscanned.
+  const verdict = await deps.scanner.scan(file.bytes);
+  if (!verdict.clean) await refuseInfected(deps, caller, messageId, verdict.signature, file.bytes.length);
   const detected = detectFileType(file.bytes, file.fileName);
   if (!detected.ok) throw badRequest(detected.message);
+  await inspectUpload(deps.files, file.bytes, detected);
   const now = deps.now();
   const row = await deps.db.transaction(async (tx) => {
-    await ownDraft(tx, caller, messageId);
+    await ownDraft(tx, caller, messageId, true);
     const stored = await deps.blobs.put(file.bytes, { organizationId: caller.organizationId }, tx);
     const created = await q.insert(tx, {
       messageId,
@@ -167,7 +194,7 @@ export async function content(
 export async function remove(deps: AttachmentsDeps, caller: Caller, messageId: string, attachmentId: string) {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    await ownDraft(tx, caller, messageId);
+    await ownDraft(tx, caller, messageId, true);
     const row = await q.findById(tx, caller.organizationId, messageId, attachmentId);
     if (!row) throw notFound();
     await q.remove(tx, attachmentId);
@@ -186,7 +213,7 @@ export async function updateList(
 ) {
   await deps.db.transaction(async (tx) => {
     for (const item of items) {
-      const { row } = await editableAttachment(tx, caller, messageId, item.id);
+      const { row } = await editableAttachment(tx, caller, messageId, item.id, true);
       // A new name keeps the file's extension: it says what the bytes are.
       const extension = path.extname(row.fileName);
       const fileName = item.fileName && (path.extname(item.fileName).toLowerCase() === extension.toLowerCase() ? item.fileName : `${item.fileName}${extension}`);
@@ -220,6 +247,7 @@ export async function restore(deps: AttachmentsDeps, caller: Caller, messageId: 
   const type = originalType(bytes, row.fileName);
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
+    await editableAttachment(tx, caller, messageId, attachmentId, true);
     const restored = await q.update(tx, row.id, {
       currentBlobId: row.originalBlobId,
       fileName: type.fileName,
@@ -244,6 +272,7 @@ async function currentPdf(deps: AttachmentsDeps, row: q.AttachmentRow) {
 async function replaceWithPdf(deps: AttachmentsDeps, caller: Caller, row: q.AttachmentRow, pdf: { blobId?: string; bytes: Uint8Array }, eventType: string) {
   const now = deps.now();
   const updated = await deps.db.transaction(async (tx) => {
+    await editableAttachment(tx, caller, row.messageId, row.id, true);
     const blobId = pdf.blobId ?? (await deps.blobs.put(pdf.bytes, { organizationId: caller.organizationId }, tx)).id;
     const saved = await q.update(tx, row.id, {
       currentBlobId: blobId,
@@ -264,7 +293,7 @@ async function replaceWithPdf(deps: AttachmentsDeps, caller: Caller, row: q.Atta
 export async function transform(deps: AttachmentsDeps, caller: Caller, messageId: string, attachmentId: string, body: TransformsBody) {
   const { row } = await editableAttachment(deps.db, caller, messageId, attachmentId);
   const source = await currentPdf(deps, row);
-  const bytes = await transformPdf(source.bytes, {
+  const bytes = await transformPdfInWorker(deps.files, source.bytes, {
     rotations: body.rotations.map((r) => ({ page: r.page - 1, degrees: r.degrees })),
     deletions: body.deletions.map((page) => page - 1),
   });
@@ -316,6 +345,7 @@ export async function convert(deps: AttachmentsDeps, caller: Caller, messageId: 
   });
   const bytes = new TextEncoder().encode(xml);
   const updated = await deps.db.transaction(async (tx) => {
+    await editableAttachment(tx, caller, messageId, attachmentId, true);
     const stored = await deps.blobs.put(bytes, { organizationId: caller.organizationId }, tx);
     const saved = await q.update(tx, row.id, {
       currentBlobId: stored.id,

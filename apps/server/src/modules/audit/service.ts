@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { auditList, auditQuery, auditSubjectTypes, auditType, messageEvents, messageEventsQuery } from '@clinicrelay/contracts/audit.ts';
 import type { Database } from '../../db/client.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
+import { auditListViewed } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
 import * as q from './queries.ts';
@@ -16,6 +17,7 @@ export type Caller = OrgCaller;
 // written to audit_events with the message as correlation id: a filter option never matches nothing.
 export const messageEventTypes: z.infer<typeof auditType>[] = [
   { eventType: 'MessageViewed', name: 'Message Viewed' },
+  { eventType: 'PatientChanged', name: 'Patient Changed' },
   { eventType: 'MessageSent', name: 'Message Sent' },
   { eventType: 'AttachmentViewed', name: 'Attachment Viewed' },
   { eventType: 'DeliverySummaryDownloaded', name: 'Delivery Summary Downloaded' },
@@ -70,5 +72,6 @@ export async function recentMessageEvents(deps: AuditDeps, caller: Caller, query
     { organizationId: caller.organizationId, eventTypes: listOf(query.eventTypes), from: query.start ? new Date(query.start) : undefined },
     query.pageSize,
   );
+  await auditListViewed(deps.db, caller, 'MessageEvents', { count: rows.length });
   return { items: rows.map((r) => ({ id: r.id, messageId: r.messageId, subject: r.subject, eventType: r.eventType, createdBy: r.createdBy, createdOn: r.createdAt.toISOString() })) };
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { conversationMessages, type Conversation, type RespondRequest, type trackedList, type trackedRequest } from '@clinicrelay/contracts/conversations.ts';
 import { splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database } from '../../db/client.ts';
-import { writeAudit } from '../../platform/audit.ts';
+import { auditListViewed, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
@@ -78,6 +78,7 @@ export async function tracked(deps: ConversationsDeps, caller: Caller, body: z.i
     { organizationId: caller.organizationId, statuses: body.statuses },
     { offset: (body.pageStart - 1) * body.pageSize, limit: body.pageSize },
   );
+  await auditListViewed(deps.db, caller, 'TrackedReferrals', { count: page.items.length, totalCount: page.totalCount, pageStart: body.pageStart }, deps.now());
   return {
     totalCount: page.totalCount,
     items: page.items.map(({ conversations: c, messages: m }) => ({

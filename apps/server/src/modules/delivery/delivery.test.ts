@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +13,7 @@ import { workflowContext, type WorkflowLogger } from '../../platform/workflows/c
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { claimNext, runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { describeWithFixtures, fixture } from '../../test/shared-fixtures.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { sendMessageWorkflow } from './send-workflow.ts';
@@ -27,12 +26,13 @@ const LAKESIDE_FAX = '5035550101';
 const RIVERVIEW_FAX = '5035550202';
 const OTHER_DIRECT = 'someone@other.example.com';
 const EXTERNAL_FAX = '5551234567';
-const samplePdf = new Uint8Array(readFileSync(path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/pdf/ud-sample.pdf')));
+const samplePdf = fixture('pdf/ud-sample.pdf');
 const quiet: WorkflowLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const patient = { firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' };
 
-describe('Release send and delivery', () => {
+// Most sends attach ud-sample.pdf: the whole block needs the shared fixtures.
+describeWithFixtures('Release send and delivery', () => {
   const t = useTestApp();
   const config = testConfig();
   let blobs: BlobStore;

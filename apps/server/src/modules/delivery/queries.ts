@@ -42,7 +42,8 @@ export async function touchCachedAddresses(db: DbOrTx, userId: string, addresses
   if (addresses.length === 0) return;
   await db
     .insert(addressCache)
-    .values(addresses.map((address) => ({ userId, address, useCount: 1, lastUsedAt: at })))
+    // Sorted: concurrent sends by one user lock the same cache rows in the same order, never a deadlock.
+    .values([...addresses].sort().map((address) => ({ userId, address, useCount: 1, lastUsedAt: at })))
     .onConflictDoUpdate({
       target: [addressCache.userId, addressCache.address],
       set: { useCount: sql`${addressCache.useCount} + 1`, lastUsedAt: at },

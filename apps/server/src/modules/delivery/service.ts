@@ -44,7 +44,7 @@ function problemList() {
 
 // end-user §5 "Non-PHI fax": fax numbers only, a subject, one of the organization's fax numbers as
 // From and a file; no patient, release type or document rules.
-async function validateNonPhiFax(deps: DeliveryDeps, caller: Caller, draft: Draft) {
+async function validateNonPhiFax(db: DbOrTx, caller: Caller, draft: Draft) {
   const { add, throwIfAny } = problemList();
   const recipients = new Map<string, RecipientAddress>();
   const typed = splitAddresses(draft.toAddress);
@@ -59,23 +59,24 @@ async function validateNonPhiFax(deps: DeliveryDeps, caller: Caller, draft: Draf
   let fromSourceId: string | null = null;
   const from = draft.fromAddress ? parseRecipient(draft.fromAddress) : null;
   if (from?.channel === 'Fax') {
-    const sources = await messagesQ.findDocumentSources(deps.db, caller.organizationId);
+    const sources = await messagesQ.findDocumentSources(db, caller.organizationId);
     fromSourceId = sources.find((s) => s.type === 'Fax' && s.fullAddress === from.address)?.id ?? null;
   }
   if (!fromSourceId) add(keys.from, nonPhiFaxMessages.fromRequired);
 
-  const selected = (await messagesQ.findAttachments(deps.db, [draft.id])).filter((a) => a.isSelected);
+  const selected = (await messagesQ.findAttachments(db, [draft.id])).filter((a) => a.isSelected);
   if (selected.length === 0) add(keys.attachments, nonPhiFaxMessages.attachmentMissing);
 
   throwIfAny();
   return { recipients: [...recipients.values()], fromSourceId };
 }
 
-// end-user §5 "Release send" and "Patient and document rules on save", every problem at once.
-async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: SendKind) {
-  if (isNonPatientOrigin(draft.origin)) return validateNonPhiFax(deps, caller, draft);
+// end-user §5 "Release send" and "Patient and document rules on save", every problem at once. Reads
+// through the send's transaction, which holds the draft's row lock, so what it checks is what is sent.
+async function validate(db: DbOrTx, caller: Caller, draft: Draft, kind: SendKind, now: Date) {
+  if (isNonPatientOrigin(draft.origin)) return validateNonPhiFax(db, caller, draft);
   const { add, addForAttachment, throwIfAny } = problemList();
-  const today = deps.now().toISOString().slice(0, 10);
+  const today = now.toISOString().slice(0, 10);
 
   const recipients = new Map<string, RecipientAddress>();
   const typed = splitAddresses(draft.toAddress);
@@ -91,7 +92,7 @@ async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: 
   let fromSourceId: string | null = null;
   if (!draft.fromAddress) add(keys.from, releaseMessages.fromRequired);
   else {
-    const sources = await messagesQ.findDocumentSources(deps.db, caller.organizationId);
+    const sources = await messagesQ.findDocumentSources(db, caller.organizationId);
     const from = parseRecipient(draft.fromAddress)?.address ?? draft.fromAddress.toLowerCase();
     fromSourceId = sources.find((s) => s.fullAddress === from)?.id ?? null;
     if (!fromSourceId) add(keys.from, releaseMessages.addressInvalid);
@@ -100,7 +101,7 @@ async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: 
   if (kind !== 'reply' && !draft.releaseTypeId) add(keys.releaseType, releaseMessages.releaseTypeRequired);
 
   // Patient rules apply to new and forwarded releases; a reply answers about the original's patient.
-  const patient = await messagesQ.findPatient(deps.db, draft.id);
+  const patient = await messagesQ.findPatient(db, draft.id);
   if (kind !== 'reply') {
     if (!patient) add(keys.patient, releaseMessages.patientDetailsRequired);
     else {
@@ -112,7 +113,7 @@ async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: 
     }
   }
 
-  const selected = (await messagesQ.findAttachments(deps.db, [draft.id])).filter((a) => a.isSelected);
+  const selected = (await messagesQ.findAttachments(db, [draft.id])).filter((a) => a.isSelected);
   for (const a of selected) {
     if (draft.conversion === 'Cda' && !a.meta?.documentType) addForAttachment(keys.attachmentField(a.id, 'documentType'), releaseMessages.documentTypeRequired(a.fileName));
     const date = a.meta?.documentDate;
@@ -126,9 +127,9 @@ async function validate(deps: DeliveryDeps, caller: Caller, draft: Draft, kind: 
 }
 
 // end-user §6: Track Fax Responses applies when AutomatedCarePlans is on and a recipient is a fax number.
-async function tracksFaxResponses(deps: DeliveryDeps, caller: Caller, draft: Draft, recipients: RecipientAddress[]) {
+async function tracksFaxResponses(db: DbOrTx, caller: Caller, draft: Draft, recipients: RecipientAddress[]) {
   if (!draft.trackFaxResponses || !recipients.some((r) => r.channel === 'Fax')) return false;
-  return (await findEnabledFeatures(deps.db, caller.organizationId)).includes(TRACKED_REFERRALS_FEATURE);
+  return (await findEnabledFeatures(db, caller.organizationId)).includes(TRACKED_REFERRALS_FEATURE);
 }
 
 export interface SendCommit {
@@ -183,24 +184,24 @@ export async function commitSend(tx: DbOrTx, s: SendCommit): Promise<void> {
   );
 }
 
-// POST /api/messages/{id}/send, /forward, /reply: validates, then commits the sent message, one
-// delivery per recipient and the send workflow together, and answers before anything is delivered.
+// POST /api/messages/{id}/send, /forward, /reply: one transaction locks the draft's row, validates
+// what it holds and commits the sent message, one delivery per recipient and the send workflow; a
+// concurrent save waits for the lock and then finds no draft (409). Answers before anything is delivered.
 export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string, kind: SendKind): Promise<SendResult> {
-  const draft = await messagesQ.findById(deps.db, caller.organizationId, id);
-  if (!draft || draft.direction !== 'Outbound') throw notFound();
-  if (!draft.isDraft) throw new AppError(409, releaseMessages.notADraft);
-  // Forward and reply send a draft made from another message.
-  if (kind !== 'send' && !draft.originalObjectId) throw notFound();
-  // Intake: a message opened from Triage cannot be replied to.
-  if (kind === 'reply' && (await messagesQ.findById(deps.db, caller.organizationId, draft.originalObjectId!))?.sourceType === 'Triage') {
-    throw badRequest(intakeMessages.replyFromTriage);
-  }
-  const { recipients, fromSourceId } = await validate(deps, caller, draft, kind);
-  const tracked = await tracksFaxResponses(deps, caller, draft, recipients);
-
   const now = deps.now();
-  await deps.db.transaction((tx) =>
-    commitSend(tx, { organizationId: caller.organizationId, userId: caller.session.userId, ip: caller.ip ?? null, messageId: id, kind, recipients, fromSourceId, tracked, now }),
-  );
+  await deps.db.transaction(async (tx) => {
+    const draft = await messagesQ.findByIdForUpdate(tx, caller.organizationId, id);
+    if (!draft || draft.direction !== 'Outbound') throw notFound();
+    if (!draft.isDraft) throw new AppError(409, releaseMessages.notADraft);
+    // Forward and reply send a draft made from another message.
+    if (kind !== 'send' && !draft.originalObjectId) throw notFound();
+    // Intake: a message opened from Triage cannot be replied to.
+    if (kind === 'reply' && (await messagesQ.findById(tx, caller.organizationId, draft.originalObjectId!))?.sourceType === 'Triage') {
+      throw badRequest(intakeMessages.replyFromTriage);
+    }
+    const { recipients, fromSourceId } = await validate(tx, caller, draft, kind, now);
+    const tracked = await tracksFaxResponses(tx, caller, draft, recipients);
+    await commitSend(tx, { organizationId: caller.organizationId, userId: caller.session.userId, ip: caller.ip ?? null, messageId: id, kind, recipients, fromSourceId, tracked, now });
+  });
   return { message: releaseMessages.sendSuccess, id };
 }

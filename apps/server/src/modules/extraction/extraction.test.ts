@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -13,6 +13,7 @@ import { workflows } from '../../db/schema/workflows.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { terminateOcr } from './ocr.ts';
 import { extractionMessages } from './service.ts';
 import { EXTRACTION_WORKFLOW } from './workflow.ts';
@@ -20,7 +21,6 @@ import { EXTRACTION_WORKFLOW } from './workflow.ts';
 const LAKESIDE_USER = 'user@lakeside.example.org';
 const LAKESIDE_ADMIN = 'admin@lakeside.example.org';
 const RIVERVIEW_USER = 'user@riverview.example.org';
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 async function consultNote(): Promise<Uint8Array> {
@@ -145,8 +145,8 @@ describe('Patient extraction API (feature PatientExtractionAPI)', () => {
     expect(row).toMatchObject({ noMatch: true, perfectMatch: false, hits: { first: false, middle: false, last: false, dob: false, gender: false } });
   });
 
-  it('refuses a structured attachment, which has no PDF', async () => {
-    const doc = await attached(LAKESIDE_USER, 'referral-note.xml', new Uint8Array(readFileSync(path.join(FIXTURES, 'cda/referral-note.xml'))));
+  itWithFixtures('refuses a structured attachment, which has no PDF', async () => {
+    const doc = await attached(LAKESIDE_USER, 'referral-note.xml', fixture('cda/referral-note.xml'));
     const res = await t.call(LAKESIDE_USER, 'PUT', doc.extract);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(extractionMessages.noPdf);

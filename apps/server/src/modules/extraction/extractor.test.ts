@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { extractPatient } from './extractor.ts';
 import { findPatient, parseBirthDate, parseName } from './find-patient.ts';
 import { tesseractOcr, terminateOcr, type OcrEngine } from './ocr.ts';
 import { scannedPdf } from './scanned-page.ts';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
 const today = new Date('2026-03-01T00:00:00Z');
 
 // A text PDF: each page a list of lines, drawn as a clinic's system prints them (some in two columns).
@@ -97,8 +95,8 @@ describe('patient extraction: label patterns', () => {
     expect(findPatient('Patient DOB: 12 March 1975', today).patient.birthDate).toBe('1975-03-12');
   });
 
-  it('reads what ud-sample.pdf really says: the name from its text layer, the gender from its narrative, no birth date', async () => {
-    const result = await run(new Uint8Array(readFileSync(path.join(FIXTURES, 'pdf/ud-sample.pdf'))));
+  itWithFixtures('reads what ud-sample.pdf really says: the name from its text layer, the gender from its narrative, no birth date', async () => {
+    const result = await run(fixture('pdf/ud-sample.pdf'));
     expect(result.patient).toEqual({ firstName: 'Henry', middleName: 'L', lastName: 'Levin', birthDate: null, gender: 'M' });
     expect(result.hits).toEqual({ first: true, middle: true, last: true, dob: false, gender: true });
     // The narrative ("a 56-year-old white male") is weaker evidence than a label.

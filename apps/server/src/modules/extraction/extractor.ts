@@ -2,9 +2,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getDocument, ImageKind, OPS, VerbosityLevel, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { MAX_IMAGE_PIXELS } from '@clinicrelay/contracts/attachments.ts';
 import type { ExtractedPatient, ExtractionHits } from '../../db/schema/intake.ts';
 import { findPatient, PATIENT_FIELDS, type PatientField } from './find-patient.ts';
-import type { OcrEngine } from './ocr.ts';
+import { WorkerFailure, type WorkerPool } from '../../platform/workers/worker-pool.ts';
+import { tesseractOcr, type OcrEngine } from './ocr.ts';
 
 // Patient extraction from a PDF: the text layer of each page (pdfjs), and for pages without one (scans,
 // faxes) OCR of the page's images. pdfjs cannot rasterize a page in Node without a canvas package,
@@ -50,7 +52,8 @@ const standardFontDataUrl = `${path.join(pdfjsDir, 'standard_fonts')}${path.sep}
 
 export async function openPdf(bytes: Uint8Array) {
   // pdfjs may take over the buffer it is given: it gets a copy.
-  const task = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, standardFontDataUrl, verbosity: VerbosityLevel.ERRORS });
+  // Images over the upload's pixel budget are skipped, not decoded: a PDF can hold a decompression bomb too.
+  const task = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, standardFontDataUrl, maxImageSize: MAX_IMAGE_PIXELS, verbosity: VerbosityLevel.ERRORS });
   return { task, document: await task.promise };
 }
 
@@ -221,16 +224,19 @@ export async function readPdfText(bytes: Uint8Array, options: ExtractOptions): P
 const noHits = (): ExtractionHits => ({ first: false, middle: false, last: false, dob: false, gender: false });
 const emptyPatient = (): ExtractedPatient => ({ firstName: null, middleName: null, lastName: null, birthDate: null, gender: null });
 
+const nothingFound = () => ({ patient: emptyPatient(), confidence: { first: 0, middle: 0, last: 0, dob: 0, gender: 0 }, hits: noHits(), noMatch: false, conflicts: false, perfectMatch: false, confidenceIsVeryHigh: false });
+const unreadable = (elapsedMs: number): ExtractionResult => ({ ...nothingFound(), elapsedMs, noText: false, error: true, ocrPages: [] });
+
 // The whole run, with the measures recorded per organization. Never throws: an unreadable PDF is `error`.
 export async function extractPatient(bytes: Uint8Array, options: ExtractOptions): Promise<ExtractionResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const nothing = { patient: emptyPatient(), confidence: { first: 0, middle: 0, last: 0, dob: 0, gender: 0 }, hits: noHits(), noMatch: false, conflicts: false, perfectMatch: false, confidenceIsVeryHigh: false };
+  const nothing = nothingFound();
   let read: Awaited<ReturnType<typeof readPdfText>>;
   try {
     read = await readPdfText(bytes, options);
   } catch {
-    return { ...nothing, elapsedMs: elapsed(), noText: false, error: true, ocrPages: [] };
+    return unreadable(elapsed());
   }
   const text = read.pages.join('\n\f\n');
   if (countChars(text) === 0) return { ...nothing, elapsedMs: elapsed(), noText: true, error: read.ocrFailed, ocrPages: read.ocrPages };
@@ -256,4 +262,18 @@ export async function extractPatient(bytes: Uint8Array, options: ExtractOptions)
     confidenceIsVeryHigh: perfectMatch && PATIENT_FIELDS.every((f) => found.confidence[f] >= VERY_HIGH),
     ocrPages: read.ocrPages,
   };
+}
+
+// Called in a file worker: the PDF is parsed, its images decoded and read by OCR there.
+export const extractPatientWithOcr = (bytes: Uint8Array, today: Date | undefined) => extractPatient(bytes, { ocr: tesseractOcr, today });
+
+// The run in a worker of the pool; a PDF that ends its worker (memory, time) is unreadable, like a broken one.
+export async function extractInWorker(pool: WorkerPool, bytes: Uint8Array, today: Date): Promise<ExtractionResult> {
+  const started = performance.now();
+  try {
+    return await pool.run<ExtractionResult>({ module: import.meta.url, fn: 'extractPatientWithOcr', args: [bytes, today] });
+  } catch (error) {
+    if (error instanceof WorkerFailure) return unreadable(Math.round(performance.now() - started));
+    throw error;
+  }
 }

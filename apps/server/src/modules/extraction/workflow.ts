@@ -3,8 +3,7 @@ import type { WorkflowHandler } from '../../platform/workflows/context.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import * as attachmentsQ from '../attachments/queries.ts';
-import { extractPatient } from './extractor.ts';
-import type { OcrEngine } from './ocr.ts';
+import type { ExtractionResult } from './extractor.ts';
 import * as q from './queries.ts';
 
 export const EXTRACTION_WORKFLOW = 'extract-patient';
@@ -25,7 +24,7 @@ export async function enqueueExtraction(tx: DbOrTx, run: { id: string; organizat
 // Reads the patient from the attachment's PDF and records the run's outcome and measures. A PDF that
 // cannot be read is Failed at once (a retry would fail the same way); other errors are retried, and the
 // run is marked Failed on the last attempt so the client's polling ends.
-export function extractionWorkflow(deps: { blobs: BlobStore; ocr: OcrEngine | null }): WorkflowHandler {
+export function extractionWorkflow(deps: { blobs: BlobStore; extract: (pdf: Uint8Array, today: Date) => Promise<ExtractionResult> }): WorkflowHandler {
   return async (ctx) => {
     const { extractionId } = ctx.workflow.payload as unknown as ExtractionPayload;
     const run = await q.findByIdUnscoped(ctx.db, extractionId);
@@ -38,7 +37,7 @@ export function extractionWorkflow(deps: { blobs: BlobStore; ocr: OcrEngine | nu
         await failed();
         return;
       }
-      const result = await extractPatient(await deps.blobs.get(blobId), { ocr: deps.ocr, today: ctx.now() });
+      const result = await deps.extract(await deps.blobs.get(blobId), ctx.now());
       ctx.signal.throwIfAborted();
       await q.updateIfProcessing(ctx.db, run.id, {
         status: result.error ? 'Failed' : 'Completed',

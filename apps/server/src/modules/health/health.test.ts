@@ -7,7 +7,7 @@ describe('health', () => {
   it('answers ok with the database', async () => {
     const res = await t.call(null, 'GET', '/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', antivirus: 'not configured — uploads are not scanned' });
   });
 
   it('answers 503 when the database does not answer', async () => {
@@ -15,7 +15,7 @@ describe('health', () => {
     await broken.handle.close();
     const res = await broken.call(null, 'GET', '/api/health');
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ status: 'unavailable', database: 'unavailable' });
+    expect(res.json()).toEqual({ status: 'unavailable', database: 'unavailable', antivirus: 'not configured — uploads are not scanned' });
     await broken.app.close();
   });
 });

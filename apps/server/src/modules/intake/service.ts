@@ -19,7 +19,7 @@ import {
 import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { writeAudit } from '../../platform/audit.ts';
+import { auditedBy, auditListViewed, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
@@ -72,10 +72,7 @@ const audit = (deps: IntakeDeps, caller: Caller, eventType: string, messageId: s
     deps.db,
     {
       eventType,
-      userId: caller.session.userId,
-      userName: caller.session.userName,
-      organizationId: caller.organizationId,
-      ip: caller.ip ?? null,
+      ...auditedBy(caller),
       correlationId: messageId,
       ...(details ? { details } : {}),
     },
@@ -114,6 +111,15 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
   );
   const counts = await q.countCapped(deps.db, query, viewer.userId, INTAKE_COUNT_CAP);
   const nothingAssigned = !viewer.seesAll && !(await q.hasAssignments(deps.db, viewer));
+  await auditListViewed(deps.db, caller, 'Intake', {
+    count: page.items.length,
+    totalCount: page.totalCount,
+    pageStart: filter.pageStart,
+    searched: !!filter.filter || !!filter.columnFilters,
+    statuses: filter.statuses ?? null,
+    startDate: filter.startDate ?? null,
+    endDate: filter.endDate ?? null,
+  }, deps.now());
   return {
     totalCount: page.totalCount,
     counts,
@@ -309,5 +315,7 @@ export async function acknowledgeAllFailed(deps: IntakeDeps, caller: Caller) {
 // GET /api/events: the caller's notifications.
 export async function recentEvents(deps: IntakeDeps, caller: Caller) {
   const rows = await q.findRecentEvents(deps.db, q.viewerOf(caller), EVENTS_LIMIT);
+  // The notifications name message subjects: a read of PHI like the lists.
+  await auditListViewed(deps.db, caller, 'Events', { count: rows.length }, deps.now());
   return rows.map((r) => ({ id: r.id, type: r.type, messageId: r.messageId, subject: r.subject, createdOn: r.createdAt.toISOString() }));
 }

@@ -27,6 +27,16 @@ export async function findById(db: DbOrTx, organizationId: string, id: string, v
   return row;
 }
 
+// findById holding the row lock until the transaction ends: a send and a save of one draft take turns.
+export async function findByIdForUpdate(tx: DbOrTx, organizationId: string, id: string, visibleTo?: SQL) {
+  const [row] = await tx
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, id), eq(messages.organizationId, organizationId), isNull(messages.deletedAt), visibleTo))
+    .for('update', { of: messages });
+  return row;
+}
+
 export async function findPatient(db: DbOrTx, messageId: string) {
   const [row] = await db.select().from(patients).where(eq(patients.messageId, messageId));
   return row;

@@ -1,7 +1,7 @@
 import type { DraftSave, Message, Patient } from '@clinicrelay/contracts/messages.ts';
 import { DEFAULT_BRAND_NAME, isNonPatientOrigin, nonPatientOrigin, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
-import { writeAudit } from '../../platform/audit.ts';
+import { auditedBy, auditListViewed, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
@@ -62,13 +62,11 @@ export function toAttachmentSummary(a: q.AttachmentRow): Message['attachments'][
 // empty of PHI. Saves answer with loadMessage and are audited as the changes they are.
 export async function getMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
   const message = await loadMessage(deps, caller, id);
-  await writeAudit(
-    deps.db,
-    { eventType: 'MessageViewed', userId: caller.session.userId, userName: caller.session.userName, organizationId: caller.organizationId, correlationId: id },
-    deps.now(),
-  );
+  await writeAudit(deps.db, { eventType: 'MessageViewed', ...auditedBy(caller), correlationId: id }, deps.now());
   return message;
 }
+
+// Who an audit row names: the user, their organization and where the request came from.
 
 async function loadMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
   const row = await visibleMessage(deps.db, caller, id);
@@ -126,6 +124,21 @@ export async function listMessages(
   );
   const ids = page.items.map((m) => m.id);
   const [deliveryRows, counts] = await Promise.all([q.findDeliveries(deps.db, ids), q.countAttachments(deps.db, ids)]);
+  await auditListViewed(
+    deps.db,
+    caller,
+    'Release',
+    {
+      count: page.items.length,
+      totalCount: page.totalCount,
+      pageStart: query.pageStart,
+      isDraft: query.isDraft ?? null,
+      searched: !!query.search,
+      startDate: query.startDate ?? null,
+      endDate: query.endDate ?? null,
+    },
+    deps.now(),
+  );
   return {
     totalCount: page.totalCount,
     items: page.items.map((m) => ({
@@ -147,8 +160,10 @@ export async function listMessages(
   };
 }
 
-async function ownDraft(db: DbOrTx, caller: Caller, id: string) {
-  const row = await q.findById(db, caller.organizationId, id);
+// The caller's draft, locked until the transaction ends: a save waits for a send in progress and then
+// finds no draft (409) instead of changing what the send validated.
+async function ownDraft(tx: DbOrTx, caller: Caller, id: string) {
+  const row = await q.findByIdForUpdate(tx, caller.organizationId, id);
   if (!row || row.direction !== 'Outbound') throw notFound();
   if (!row.isDraft) throw new AppError(409, releaseMessages.notADraft);
   return row;
@@ -196,6 +211,10 @@ async function savePatientRow(db: DbOrTx, caller: Caller, messageId: string, p: 
   });
 }
 
+// A change of a message's patient is a change of PHI (DESIGN.md "Audit"), recorded with it; no PHI in details.
+const auditPatientChanged = (tx: DbOrTx, caller: Caller, messageId: string, at: Date) =>
+  writeAudit(tx, { eventType: 'PatientChanged', ...auditedBy(caller), correlationId: messageId }, at);
+
 // PUT /api/messages (id null: a new draft) and PUT /api/messages/{id}.
 export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string | null, body: DraftSave): Promise<Message> {
   const values = await draftValues(deps, caller, body);
@@ -225,7 +244,10 @@ export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string |
         await q.copyAttachments(tx, body.originalObjectId, row.id, body.attachments.map((a) => a.id));
       }
     }
-    if (body.patient && !isNonPatientOrigin(row.origin)) await savePatientRow(tx, caller, row.id, body.patient);
+    if (body.patient && !isNonPatientOrigin(row.origin)) {
+      await savePatientRow(tx, caller, row.id, body.patient);
+      await auditPatientChanged(tx, caller, row.id, now);
+    }
     return row.id;
   });
   return loadMessage(deps, caller, messageId);
@@ -233,31 +255,33 @@ export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string |
 
 // PUT /api/messages/{id}/patient.
 export async function savePatient(deps: MessagesDeps, caller: Caller, id: string, p: Patient): Promise<Message> {
+  const now = deps.now();
   await deps.db.transaction(async (tx) => {
     await ownDraft(tx, caller, id);
     await savePatientRow(tx, caller, id, p);
-    await q.update(tx, id, { patientName: patientNameOf(p), updatedDate: deps.now() });
+    await q.update(tx, id, { patientName: patientNameOf(p), updatedDate: now });
+    await auditPatientChanged(tx, caller, id, now);
   });
   return loadMessage(deps, caller, id);
 }
 
 // Drafts go for good; a sent or received message is hidden (its deliveries and audit stay).
 export async function deleteMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<{ message: string }> {
-  const row = await visibleMessage(deps.db, caller, id);
   const now = deps.now();
-  if (row.isDraft) {
-    await q.remove(deps.db, id);
-    return { message: releaseMessages.draftDeleted };
-  }
-  await deps.db.transaction(async (tx) => {
+  const row = await deps.db.transaction(async (tx) => {
+    // Locked: a draft that a send in progress commits is not deleted behind it.
+    const found = await q.findByIdForUpdate(tx, caller.organizationId, id, messageVisibleTo(viewerOf(caller)));
+    if (!found) throw notFound();
+    if (found.isDraft) {
+      await q.remove(tx, id);
+      return found;
+    }
     await q.update(tx, id, { deletedAt: now });
     await q.insertEvent(tx, { messageId: id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'Deleted', createdAt: now });
-    await writeAudit(
-      tx,
-      { eventType: 'MessageDeleted', userId: caller.session.userId, userName: caller.session.userName, organizationId: caller.organizationId, correlationId: id },
-      now,
-    );
+    await writeAudit(tx, { eventType: 'MessageDeleted', ...auditedBy(caller), correlationId: id }, now);
+    return found;
   });
+  if (row.isDraft) return { message: releaseMessages.draftDeleted };
   // Intake's wording for a received message (end-user §8 "delete").
   return { message: row.direction === 'Inbound' ? releaseMessages.messageDeleting : releaseMessages.messageDeleted };
 }

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { systemRoles } from '@clinicrelay/contracts/roles.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { useTestApp } from '../../test/app.ts';
 
 // Walks the whole route table, so routes added later are covered without editing this test.
@@ -50,6 +52,47 @@ describe('authorization of every /api route', () => {
     for (const r of adminOnly) {
       const res = await t.call('user@lakeside.example.org', r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+    }
+  });
+
+  it("refuses a cancelled organization's users on every route not opened to them, with the cancellation text", async () => {
+    const orgRoute = (r: (typeof t.app.apiRoutes)[number]) =>
+      r.roles === 'authenticated' || (Array.isArray(r.roles) && r.roles.some((role: string) => role === 'Administrator' || role === 'User'));
+    const closed = t.app.apiRoutes.filter((r) => orgRoute(r) && !r.cancelledOrganization);
+    expect(closed.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /api/users', 'GET /api/users/ipaddress']));
+    for (const r of closed) {
+      // The Administrator passes every organization role check, so only the cancellation can refuse it.
+      const user = Array.isArray(r.roles) && !r.roles.includes('Administrator') ? 'user@oakwood.example.org' : 'admin@oakwood.example.org';
+      const res = await t.call(user, r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+      expect(res.json(), `${r.method} ${r.url}`).toEqual({ message: 'Organization is currently canceled' });
+    }
+  });
+
+  it("lets a cancelled organization's users reach their profile, session, sign-out and organization change", async () => {
+    const open = t.app.apiRoutes.filter((r) => r.cancelledOrganization).map((r) => `${r.method} ${r.url}`);
+    expect(open).toEqual(expect.arrayContaining(['GET /api/users/profiledata', 'GET /api/users/current', 'POST /api/account/logout', 'POST /api/account/change']));
+    for (const url of ['/api/users/profiledata', '/api/users/current', '/api/features', '/api/users/preferences']) {
+      expect((await t.call('user@oakwood.example.org', 'GET', url)).statusCode, url).toBe(200);
+    }
+    const pair = await t.login('admin@oakwood.example.org');
+    expect((await t.call(pair.accessToken, 'POST', '/api/account/logout')).statusCode).toBe(200);
+  });
+
+  it('keeps an organization in its grace period working until the final date', async () => {
+    const oakwood = eq(organizations.subdomain, 'oakwood');
+    const end = new Date(t.clock.now.getTime() + 86_400_000);
+    await t.handle.db.update(organizations).set({ gracePeriodEndsAt: end }).where(oakwood);
+    try {
+      expect((await t.call('admin@oakwood.example.org', 'GET', '/api/users')).statusCode).toBe(200);
+      t.clock.now = new Date(end.getTime() + 1000);
+      const pair = await t.login('admin@oakwood.example.org');
+      const after = await t.call(pair.accessToken, 'GET', '/api/users');
+      expect(after.statusCode).toBe(403);
+      expect(after.json()).toEqual({ message: 'Organization is currently canceled' });
+    } finally {
+      t.clock.now = new Date();
+      await t.handle.db.update(organizations).set({ gracePeriodEndsAt: null }).where(oakwood);
     }
   });
 

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Role } from '@clinicrelay/contracts/roles.ts';
+import { isSystemAdmin, type Role } from '@clinicrelay/contracts/roles.ts';
+import { SESSION_ACTIVITY_HEADER } from '@clinicrelay/contracts/constants.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { sessions } from '../../db/schema/auth.ts';
@@ -16,13 +17,22 @@ export interface AuthContext {
   // The session's current organization; null for system administrators without one.
   organizationId: string | null;
   roles: Role[];
+  // The current organization is cancelled and past any grace period: only flagged routes answer.
+  organizationCancelled: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     authContext: AuthContext | null;
   }
+  interface FastifyContextConfig {
+    // Reachable by users of a cancelled organization (profile, sign-out, organization change, subscription).
+    cancelledOrganization?: boolean;
+  }
 }
+
+// last_seen_at is written at most this often, so most authenticated requests write nothing.
+const TOUCH_INTERVAL_MS = 60_000;
 
 export const DOCS_COOKIE = 'cr_docs';
 
@@ -49,13 +59,25 @@ export interface OrgCaller {
 export const orgCaller = (request: FastifyRequest): OrgCaller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
 
 // Looks the session up on every request, so logout, a disabled user or a changed role apply at once.
-export async function loadSession(db: Database, sessionId: string, userId: string, now: Date): Promise<AuthContext | null> {
+// The session ends idleTimeoutMinutes after its last request or at expiresAt, whichever comes first;
+// touch (a request of the user's own, or a refresh) moves its last request to now.
+export async function loadSession(
+  db: Database,
+  sessionId: string,
+  userId: string,
+  now: Date,
+  options: { touch?: boolean } = {},
+): Promise<AuthContext | null> {
+  const at = now.toISOString();
   const [row] = await db
     .select({
       userName: users.userName,
       userDisabled: users.isDisabled,
       organizationId: sessions.organizationId,
+      lastSeenAt: sessions.lastSeenAt,
       orgEnabled: organizations.isEnabled,
+      orgCancelledAt: organizations.cancelledAt,
+      orgGracePeriodEndsAt: organizations.gracePeriodEndsAt,
       orgRole: memberships.role,
       systemRoles: sql<string[]>`array(select r.role from user_system_roles r where r.user_id = ${users.id} order by r.role)`,
     })
@@ -68,15 +90,28 @@ export async function loadSession(db: Database, sessionId: string, userId: strin
         eq(sessions.id, sessionId),
         eq(sessions.userId, userId),
         sql`${sessions.revokedAt} is null`,
-        sql`${sessions.expiresAt} > ${now.toISOString()}`,
+        sql`${sessions.expiresAt} > ${at}::timestamptz`,
+        sql`${sessions.lastSeenAt} > ${at}::timestamptz - ${sessions.idleTimeoutMinutes} * interval '1 minute'`,
       ),
     );
   if (!row || row.userDisabled) return null;
   const roles = [...(row.systemRoles as Role[])];
   if (row.orgRole && row.orgEnabled) roles.push(row.orgRole);
   if (roles.length === 0) return null;
-  return { userId, userName: row.userName, sessionId, organizationId: row.organizationId, roles };
+  if (options.touch && row.lastSeenAt.getTime() < now.getTime() - TOUCH_INTERVAL_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()}::timestamptz`));
+  }
+  // The same rule as the profile's orgIsCancelled: cancelled, and no grace period running.
+  const inGracePeriod = !!row.orgGracePeriodEndsAt && row.orgGracePeriodEndsAt > now;
+  const organizationCancelled = !!row.orgCancelledAt && !inGracePeriod && !isSystemAdmin(roles);
+  return { userId, userName: row.userName, sessionId, organizationId: row.organizationId, roles, organizationCancelled };
 }
+
+// A request the user made, as opposed to a list refreshing itself in an unattended tab.
+export const isUserActivity = (request: FastifyRequest): boolean => request.headers[SESSION_ACTIVITY_HEADER] !== 'background';
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -97,11 +132,14 @@ export function registerGuard(app: FastifyInstance, deps: { db: Database; signin
     if (!token) throw new AppError(401, messages.tokenRevokedOrExpired);
     const now = deps.now();
     const claims = await verifyAccessToken(deps.signingKey, token, now);
-    const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now));
+    const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now, { touch: isUserActivity(request) }));
     if (!context) throw new AppError(401, messages.tokenRevokedOrExpired);
     request.authContext = context;
     if (roles !== 'authenticated' && !context.roles.some((r) => roles.includes(r))) {
       throw new AppError(403, messages.notAuthorized);
+    }
+    if (context.organizationCancelled && !request.routeOptions.config.cancelledOrganization) {
+      throw new AppError(403, messages.organizationCancelled);
     }
   });
 }

@@ -15,8 +15,12 @@ function base32Decode(secret: string): Buffer {
   return Buffer.from(bytes);
 }
 
+const STEP_MS = 30_000;
+
+export const totpStep = (at: Date): number => Math.floor(at.getTime() / STEP_MS);
+
 export function totpCode(secret: string, at: Date, stepOffset = 0): string {
-  const counter = Math.floor(at.getTime() / 30_000) + stepOffset;
+  const counter = totpStep(at) + stepOffset;
   const msg = Buffer.alloc(8);
   msg.writeBigUInt64BE(BigInt(counter));
   const h = createHmac('sha1', base32Decode(secret)).update(msg).digest();
@@ -25,10 +29,17 @@ export function totpCode(secret: string, at: Date, stepOffset = 0): string {
   return code.toString().padStart(6, '0');
 }
 
-export function verifyTotp(secret: string, code: string, at: Date): boolean {
+/**
+ * The time step the code belongs to (current one, or one step of drift either way), or null. A step at
+ * or before lastAcceptedStep is refused, so a code that was used, or one older than it, never works again.
+ */
+export function acceptTotp(secret: string, code: string, at: Date, lastAcceptedStep: number | null): number | null {
   const given = Buffer.from(code.replace(/\s/g, ''));
-  return [-1, 0, 1].some((o) => {
-    const expected = Buffer.from(totpCode(secret, at, o));
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
+  for (const offset of [-1, 0, 1]) {
+    const step = totpStep(at) + offset;
+    if (lastAcceptedStep !== null && step <= lastAcceptedStep) continue;
+    const expected = Buffer.from(totpCode(secret, at, offset));
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return step;
+  }
+  return null;
 }

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { blobs } from '../../db/schema/blobs.ts';
 import { createTestDatabase } from '../../test/database.ts';
+import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { BlobError, createBlobStore, type BlobStore } from './blob-store.ts';
 
-const fixtures = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
-const dischargeSummary = new Uint8Array(readFileSync(path.join(fixtures, 'pdf/ud-sample.pdf')));
+const dischargeSummary = fixture('pdf/ud-sample.pdf');
 const note = new TextEncoder().encode('Patient: Levin, Henry L.\nDOB 01/02/1950\nDischarged home in good condition.\n');
 
 describe('blob store', () => {
@@ -31,7 +31,7 @@ describe('blob store', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('gives back exactly the bytes it was given, with their SHA-256 and size recorded', async () => {
+  itWithFixtures('gives back exactly the bytes it was given, with their SHA-256 and size recorded', async () => {
     const stored = await store.put(dischargeSummary, lakeside);
     expect(stored).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -45,7 +45,7 @@ describe('blob store', () => {
     expect(readdirSync(path.dirname(fileOf(stored.id)))).toEqual([stored.id]);
   });
 
-  it('keeps no plaintext on disk: neither the PDF header nor the patient name', async () => {
+  itWithFixtures('keeps no plaintext on disk: neither the PDF header nor the patient name', async () => {
     const pdf = await store.put(dischargeSummary, lakeside);
     const text = await store.put(note, lakeside);
     const pdfOnDisk = readFileSync(fileOf(pdf.id));

@@ -24,13 +24,16 @@ const ALGORITHM = 'aes-256-gcm';
 const TAG_LENGTH = 16;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// Where blob files live: DATA_DIR/blobs/<first two characters of the id>/<id>.
+export const blobRoot = (dataDir: string): string => path.join(dataDir, 'blobs');
+
 const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 // Attachment bytes, encrypted at rest with AES-256-GCM under DATA_DIR/blobs; the row holds nonce, tag and
 // the plaintext's SHA-256, so a read returns the stored bytes or fails, never something else.
 export function createBlobStore({ db, dataDir, key }: { db: Database; dataDir: string; key: Uint8Array }): BlobStore {
   if (key.length !== 32) throw new Error('The blob encryption key must be 32 bytes.');
-  const root = path.join(dataDir, 'blobs');
+  const root = blobRoot(dataDir);
   // Two hex characters of fan-out keep any one folder small.
   const fileOf = (id: string) => path.join(root, id.slice(0, 2), id);
 
@@ -44,7 +47,7 @@ export function createBlobStore({ db, dataDir, key }: { db: Database; dataDir: s
       const ciphertext = Buffer.concat([cipher.update(bytes), cipher.final()]);
       const stored = { id, sha256: sha256Hex(bytes), sizeInBytes: bytes.length };
       // File first, row second: if the transaction rolls back or the process dies in between, what is left
-      // is a file no row points to, which is harmless (unreadable without its row's nonce and tag).
+      // is a file no row points to, harmless (unreadable without its row's nonce and tag); blob-sweep.ts removes it.
       await writeAtomically(fileOf(id), ciphertext);
       await tx.insert(blobs).values({
         ...stored,

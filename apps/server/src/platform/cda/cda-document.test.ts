@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeWithFixtures, fixture, fixtureText } from '../../test/shared-fixtures.ts';
 import { validateCda } from '../../test/validate-cda.ts';
 import { buildXdsSdDocument, DEFAULT_DOCUMENT_CODE, escapeXml, organizationOid, PATIENT_ID_ARC, type XdsSdDocumentInput } from './cda-document.ts';
 
-// Shared fixtures are read in place (never copied into the project).
-const fixtures = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
-const udSamplePdf = new Uint8Array(readFileSync(path.join(fixtures, 'pdf/ud-sample.pdf')));
+// Shared fixtures are read in place (never copied into the project): the CDA schema and ud-sample.pdf.
+const udSamplePdf = fixture('pdf/ud-sample.pdf');
 
 const lakesideId = '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b';
 
@@ -41,10 +39,10 @@ const embeddedPdf = (xml: string) => {
   return b64 === undefined ? undefined : Buffer.from(b64, 'base64');
 };
 
-describe('the CDA schema validator', () => {
+describeWithFixtures('the CDA schema validator', () => {
   it('accepts HL7 example documents, one of them an Unstructured Document with an embedded PDF', async () => {
     for (const name of ['ccd-1.xml', 'unstructured-embedded-pdf.xml']) {
-      const result = await validateCda(readFileSync(path.join(fixtures, 'cda', name), 'utf8'));
+      const result = await validateCda(fixtureText(`cda/${name}`));
       expect(result, name).toEqual({ valid: true, errors: [] });
     }
   });
@@ -57,7 +55,7 @@ describe('the CDA schema validator', () => {
   });
 });
 
-describe('an XDS-SD document made from a PDF', () => {
+describeWithFixtures('an XDS-SD document made from a PDF', () => {
   it('validates against CDA_SDTC.xsd and carries the headers of C-CDA R2.1 and XDS-SD', async () => {
     const xml = buildXdsSdDocument(henryLevin());
 

@@ -1,18 +1,15 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { encode as encodePng } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENT_BYTES } from '@clinicrelay/contracts/attachments.ts';
 import { decodeText, detectFileType } from './file-types.ts';
+import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 
-const fixtures = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
-const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));
 const text = (value: string) => new TextEncoder().encode(value);
 const png = encodePng({ width: 2, height: 2, data: new Uint8Array(12).fill(128), channels: 3, depth: 8 });
 const hl7 = 'MSH|^~\\&|LAB|RIVERVIEW|EHR|LAKESIDE|202601150830||ORU^R01|MSG0001|P|2.5.1\rPID|1||12345^^^RIVERVIEW||LEVIN^HENRY^L\r';
 
 describe('detecting an attachment’s type', () => {
-  it('accepts the documents clinics exchange, by extension and content', () => {
+  itWithFixtures('accepts the documents clinics exchange, by extension and content', () => {
     expect(detectFileType(fixture('pdf/ud-sample.pdf'), 'Discharge Summary.PDF')).toEqual({
       ok: true,
       extension: 'pdf',
@@ -48,7 +45,7 @@ describe('detecting an attachment’s type', () => {
     expect(detectFileType(text('hello'), 'trailing-dot.')).toEqual({ ok: false, message: 'Your attachment file type is not supported' });
   });
 
-  it('refuses content that does not match its extension', () => {
+  itWithFixtures('refuses content that does not match its extension', () => {
     const mismatch = (name: string, extension: string) => ({
       ok: false,
       message: `The content of '${name}' does not match its .${extension} extension.`,
@@ -65,7 +62,7 @@ describe('detecting an attachment’s type', () => {
     expect(detectFileType(text('Follow up in two weeks.'), 'result.hl7')).toEqual(mismatch('result.hl7', 'hl7'));
   });
 
-  it('accepts a PDF whose header comes after a few stray bytes, as readers do', () => {
+  itWithFixtures('accepts a PDF whose header comes after a few stray bytes, as readers do', () => {
     const shifted = new Uint8Array([...text('\r\n\r\n'), ...fixture('pdf/ud-sample.pdf')]);
     expect(detectFileType(shifted, 'scan.pdf')).toMatchObject({ ok: true, kind: 'pdf' });
   });

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { encode as encodePng } from 'fast-png';
 import { encode as encodeJpeg } from 'jpeg-js';
 import { GifWriter } from 'omggif';
@@ -8,11 +6,10 @@ import { getDocument, ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import UTIF, { type IFD } from 'utif';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import { describeWithFixtures, fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { detectFileType } from './file-types.ts';
 import { makePdfRendition, pdfPageCount, transformPdf } from './renditions.ts';
 
-const fixtures = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures');
-const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));
 const dischargeSummary = fixture('pdf/ud-sample.pdf');
 const labResult = fixture('pdf/lab-result-164947.pdf');
 
@@ -99,7 +96,7 @@ function twoPageTiff(): Uint8Array {
 }
 
 describe('PDF renditions for preview', () => {
-  it('keeps a PDF as it is', async () => {
+  itWithFixtures('keeps a PDF as it is', async () => {
     expect(await rendition(dischargeSummary, 'discharge-summary.pdf')).toBe(dischargeSummary);
   });
 
@@ -170,14 +167,14 @@ describe('PDF renditions for preview', () => {
     expect(pages[1]).toContain('Lab report page two');
   });
 
-  it('makes no PDF for structured files: they are previewed as text', async () => {
+  itWithFixtures('makes no PDF for structured files: they are previewed as text', async () => {
     expect(await rendition(fixture('cda/ccd-1.xml'), 'ccd-1.xml')).toBeNull();
     expect(await rendition(fixture('cda/referral-note.xml'), 'referral.cda')).toBeNull();
     expect(await rendition(new TextEncoder().encode('MSH|^~\\&|LAB|RIVERVIEW\r'), 'result.hl7')).toBeNull();
   });
 });
 
-describe('page count and page transforms', () => {
+describeWithFixtures('page count and page transforms', () => {
   it('counts pages as PDF.js does', async () => {
     const task = getDocument({ data: dischargeSummary.slice(), verbosity: 0 });
     const { numPages } = await task.promise;

@@ -5,7 +5,6 @@ import {
   concatTransformationMatrix,
   degrees,
   drawObject,
-  EncryptedPDFError,
   endText,
   moveText,
   nextLine,
@@ -24,6 +23,7 @@ import UTIF, { type IFD } from 'utif';
 import { attachmentMessages, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
 import { badRequest } from '../errors.ts';
 import { decodeText } from './file-types.ts';
+import { imageBudgetRefusal } from './image-size.ts';
 
 // US Letter in points: what US clinics print and fax on, so every preview page has one predictable size.
 const LETTER = { width: 612, height: 792 };
@@ -34,6 +34,9 @@ export async function makePdfRendition(
   bytes: Uint8Array,
   file: { extension: SupportedExtension; fileName: string },
 ): Promise<Uint8Array | null> {
+  // Files stored before the upload checked the budget are held to it too.
+  const overBudget = imageBudgetRefusal(bytes, file.extension);
+  if (overBudget) throw badRequest(overBudget);
   switch (file.extension) {
     case 'pdf':
       return bytes;
@@ -300,11 +303,16 @@ export async function transformPdf(bytes: Uint8Array, transforms: PdfTransforms)
   return pdf.save();
 }
 
+// pdf-lib's EncryptedPDFError is compiled to ES5 and fails `instanceof`: encryption is asked of the
+// loaded document instead.
 async function loadForChange(bytes: Uint8Array): Promise<PDFDocument> {
+  let pdf: PDFDocument;
   try {
-    return await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch (error) {
-    if (error instanceof EncryptedPDFError) throw badRequest(attachmentMessages.pdfProtected);
-    throw error;
+    pdf = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+  } catch {
+    // Only parsing happens here: a file pdf-lib cannot parse is damaged, not a server fault.
+    throw badRequest(attachmentMessages.pdfDamaged);
   }
+  if (pdf.isEncrypted) throw badRequest(attachmentMessages.pdfProtected);
+  return pdf;
 }

@@ -3,7 +3,9 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from '../../db/client.ts';
 
-const RECONNECT_MS = 5_000;
+// Reconnection after an outage: quickly at first (a restart takes seconds), then every 5 s at most.
+const RECONNECT_FIRST_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
 // PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; a margin keeps the envelope safe.
 export const MAX_NOTIFY_BYTES = 7_900;
 
@@ -50,12 +52,15 @@ async function listenOnPostgres(
   let current: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let attempted = false;
+  let failures = 0;
   const reconnectLater = () => {
     if (closed || retry) return;
+    const delay = Math.min(RECONNECT_FIRST_MS * 2 ** failures, RECONNECT_MAX_MS);
+    failures++;
     retry = setTimeout(() => {
       retry = undefined;
       void connect();
-    }, RECONNECT_MS);
+    }, delay);
     retry.unref();
   };
   const drop = (client: pg.Client, error: unknown) => {
@@ -82,6 +87,7 @@ async function listenOnPostgres(
     }
     if (closed) return void (await client.end().catch(() => undefined));
     current = client;
+    failures = 0;
     if (!first) handlers.onResubscribed();
   }
   await connect();

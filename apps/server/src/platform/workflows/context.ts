@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
+import { safeErrorMessage } from '../errors.ts';
 
 export type Workflow = typeof workflows.$inferSelect;
 
@@ -33,10 +34,10 @@ export interface WorkflowLogger {
   error(obj: object, msg: string): void;
 }
 
-// The text stored for a failure: the message only, never a stack (it may name files and data).
+// The text stored and logged for a failure: the message only, never a stack (it may name files and data),
+// and for a failed query its code only (the driver's message lists the query's parameters).
 export function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message || error.name : String(error);
-  return text.slice(0, 2000);
+  return safeErrorMessage(error).slice(0, 2000);
 }
 
 export function workflowContext(opts: { db: Database; workflow: Workflow; now: () => Date; signal: AbortSignal }): WorkflowContext {

@@ -5,11 +5,12 @@ import { sendMessageWorkflow } from '../../modules/delivery/send-workflow.ts';
 import { DELIVERY_SUMMARY_WORKFLOW } from '../../modules/delivery-summary/service.ts';
 import { deliverySummaryWorkflow } from '../../modules/delivery-summary/workflow.ts';
 import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
-import { tesseractOcr } from '../../modules/extraction/ocr.ts';
+import { extractInWorker } from '../../modules/extraction/extractor.ts';
 import { EXTRACTION_WORKFLOW, extractionWorkflow } from '../../modules/extraction/workflow.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { createBlobStore } from '../blobs/blob-store.ts';
+import { sharedWorkerPool } from '../workers/worker-pool.ts';
 import type { WorkflowHandlers } from './context.ts';
 
 export interface WorkflowDeps {
@@ -24,10 +25,12 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
   const blobs = createBlobStore({ db: deps.db, dataDir: deps.config.dataDir, key: deps.config.blobEncryptionKey });
   // FAX_PROVIDER has one value so far, the sandbox.
   const fax = createSandboxFaxProvider({ localLine: localFaxLine({ db: deps.db, blobs, now: deps.now }) });
+  // Renditions and extraction decode untrusted files: in worker threads, with memory and time limits.
+  const files = sharedWorkerPool(deps.config.fileWorkers);
   return new Map([
-    [RENDITION_WORKFLOW, renditionWorkflow({ blobs })],
+    [RENDITION_WORKFLOW, renditionWorkflow({ blobs, files })],
     [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax })],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
-    [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, ocr: tesseractOcr })],
+    [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
   ]);
 }

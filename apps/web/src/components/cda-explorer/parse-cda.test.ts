@@ -1,12 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixtureFiles, fixtureText, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { cdaErrors, formatHl7Date, formatPeriod, parseCda, readNarrative, type NarrativeNode } from './parse-cda.ts';
 
 // The C-CDA examples are shared fixtures outside the project: read by path, never copied in.
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
-const fixtureDir = path.resolve(repoRoot, '../shared/fixtures/cda');
-const fixture = (name: string) => readFileSync(path.join(fixtureDir, name), 'utf8');
+const fixture = (name: string) => fixtureText(`cda/${name}`);
 
 const cda = (body: string, header = '') =>
   `<?xml version="1.0"?><ClinicalDocument xmlns="urn:hl7-org:v3" xmlns:sdtc="urn:hl7-org:sdtc"><title>Note</title>${header}<component><structuredBody>${body}</structuredBody></component></ClinicalDocument>`;
@@ -37,7 +34,7 @@ describe('parseCda on hostile or broken XML', () => {
 });
 
 describe('parseCda header', () => {
-  it('reads the referral note: patient, authors, custodian, dates', () => {
+  itWithFixtures('reads the referral note: patient, authors, custodian, dates', () => {
     const { header, sections } = parseCda(fixture('referral-note.xml'));
     expect(header.title).toBe('Referral Note');
     expect(header.code).toMatchObject({ code: '57113-1', displayName: 'Referral Note' });
@@ -62,7 +59,7 @@ describe('parseCda header', () => {
     expect(sections.map((s) => s.key)).toEqual(sections.map((_, i) => String(i + 1)));
   });
 
-  it('reads the encompassing encounter and the service event period', () => {
+  itWithFixtures('reads the encompassing encounter and the service event period', () => {
     const { header } = parseCda(fixture('discharge-summary.xml'));
     expect(formatPeriod(header.encounter?.period)).toBe('09/09/2014 7:04 PM (UTC-05:00) – 09/16/2014 7:04 PM (UTC-05:00)');
     expect(header.encounter?.dischargeDisposition).toBe('Routine Discharge');
@@ -70,7 +67,7 @@ describe('parseCda header', () => {
     expect(formatPeriod(ccd.serviceEvents[0]?.period)).toBe('05/01/1975 – 08/15/2013');
   });
 
-  it('reports an embedded PDF (nonXMLBody) with its decoded size', () => {
+  itWithFixtures('reports an embedded PDF (nonXMLBody) with its decoded size', () => {
     const doc = parseCda(fixture('unstructured-embedded-pdf.xml'));
     expect(doc.sections).toEqual([]);
     expect(doc.nonXmlBody?.mediaType).toBe('application/pdf');
@@ -78,8 +75,8 @@ describe('parseCda header', () => {
     expect(doc.nonXmlBody!.sizeBytes).toBe(atob(doc.nonXmlBody!.base64!).length);
   });
 
-  it('reads every fixture with a patient name and titled sections or an embedded body', () => {
-    const files = readdirSync(fixtureDir).filter((f) => f.endsWith('.xml'));
+  itWithFixtures('reads every fixture with a patient name and titled sections or an embedded body', () => {
+    const files = fixtureFiles('cda').filter((f) => f.endsWith('.xml'));
     expect(files.length).toBeGreaterThanOrEqual(7);
     for (const file of files) {
       const doc = parseCda(fixture(file));

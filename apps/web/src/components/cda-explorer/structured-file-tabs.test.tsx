@@ -1,18 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveTokens } from '../../api/tokens.ts';
 import { SessionContext, type Session } from '../../app/session-context.ts';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
+import { fixtureText, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { AttachmentViewer } from '../document-viewer/attachment-viewer.tsx';
 
 const MESSAGE_ID = '11111111-1111-4111-8111-111111111111';
 const ATTACHMENT_ID = '22222222-2222-4222-8222-222222222222';
 const FILE_PATH = `/api/messages/${MESSAGE_ID}/attachments/${ATTACHMENT_ID}`;
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
-const referralNote = readFileSync(path.resolve(repoRoot, '../shared/fixtures/cda/referral-note.xml'), 'utf8');
+const referralNote = fixtureText('cda/referral-note.xml');
 
 function serveFile(text: string) {
   vi.stubGlobal(
@@ -41,7 +39,7 @@ describe('XML attachment tabs', () => {
     saveTokens({ accessToken: 'access-1', tokenType: 'Bearer', expiresIn: 900, refreshToken: 'refresh-1' });
   });
 
-  it('with IntakeCdaViewer on: Preview shows the text, CDA Explorer shows the referral note and its sections', async () => {
+  itWithFixtures('with IntakeCdaViewer on: Preview shows the text, CDA Explorer shows the referral note and its sections', async () => {
     serveFile(referralNote);
     renderStructured('referral-note.xml', ['IntakeCdaViewer']);
     expect((await screen.findByLabelText('Contents of referral-note.xml')).textContent).toBe(referralNote);
@@ -59,7 +57,7 @@ describe('XML attachment tabs', () => {
     expect(await screen.findByLabelText('Contents of referral-note.xml')).toBeTruthy();
   });
 
-  it('with the feature off: only the Preview tab', async () => {
+  itWithFixtures('with the feature off: only the Preview tab', async () => {
     serveFile(referralNote);
     renderStructured('referral-note.xml', []);
     await screen.findByLabelText('Contents of referral-note.xml');

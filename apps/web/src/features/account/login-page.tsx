@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Alert, Button, Group, PasswordInput, Stack, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { ApiError } from '../../api/client.ts';
 import { login } from '../../api/session.ts';
 import { PublicPage } from '../../app/public-page.tsx';
 import { consumeRedirect } from '../../app/redirect.ts';
+import { LockoutHint } from './lockout-hint.tsx';
 
 interface LoginValues {
   userName: string;
@@ -96,23 +97,10 @@ export function LoginPage() {
             <Button type="submit" flex={1} loading={signIn.isPending}>
               Log in
             </Button>
-            <Tooltip label={messages.lockoutTooltip} multiline w={260} withArrow>
-              <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Account lockout policy">
-                <InfoIcon />
-              </ActionIcon>
-            </Tooltip>
+            <LockoutHint />
           </Group>
         </Stack>
       </form>
     </PublicPage>
-  );
-}
-
-function InfoIcon() {
-  return (
-    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <circle cx="12" cy="12" r="9" />
-      <path d="M12 8h.01M11 12h1v4h1" />
-    </svg>
   );
 }

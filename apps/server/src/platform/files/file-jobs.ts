@@ -1,0 +1,45 @@
+import { attachmentMessages, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
+import { AppError, badRequest } from '../errors.ts';
+import { WorkerFailure, type WorkerPool } from '../workers/worker-pool.ts';
+import type { FileKind } from './file-types.ts';
+import { imageBudgetRefusal } from './image-size.ts';
+import type { PdfCondition } from './pdf-check.ts';
+import type { PdfTransforms } from './renditions.ts';
+
+// The API's side of file work: cheap header checks here, anything that parses or decodes a file in a
+// worker of the pool (see platform/workers).
+
+const renditionsModule = new URL('./renditions.ts', import.meta.url).href;
+const pdfCheckModule = new URL('./pdf-check.ts', import.meta.url).href;
+
+// The upload's inspection, after the type check and before anything is stored or queued: an image over
+// the pixel budget (from its header; nothing decodes it), a password-protected or unreadable PDF.
+export async function inspectUpload(pool: WorkerPool, bytes: Uint8Array, type: { extension: SupportedExtension; kind: FileKind }): Promise<void> {
+  if (type.kind === 'image') {
+    const refusal = imageBudgetRefusal(bytes, type.extension);
+    if (refusal) throw badRequest(refusal);
+  }
+  if (type.kind !== 'pdf') return;
+  const condition = await pool.run<PdfCondition>({ module: pdfCheckModule, fn: 'pdfCondition', args: [bytes] }).catch(tooComplex);
+  if (condition === 'encrypted') throw badRequest(attachmentMessages.pdfPasswordProtected);
+  if (condition === 'damaged') throw badRequest(attachmentMessages.pdfDamaged);
+}
+
+// A file that ends its worker (memory, time) is a property of the file, answered as such.
+function tooComplex(error: unknown): never {
+  if (error instanceof WorkerFailure) throw new AppError(422, attachmentMessages.fileTooComplex);
+  throw error;
+}
+
+// A buffer wholly owned by these bytes (not a slice of Node's shared pool) can be moved instead of copied.
+const movable = (bytes: Uint8Array): ArrayBuffer[] =>
+  bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
+
+// The preview PDF of an image or text file (null for structured files), made in a worker. The bytes are
+// handed over: the caller must not use them afterwards.
+export const renderPdf = (pool: WorkerPool, bytes: Uint8Array, file: { extension: SupportedExtension; fileName: string }) =>
+  pool.run<Uint8Array | null>({ module: renditionsModule, fn: 'makePdfRendition', args: [bytes, file], transfer: movable(bytes) });
+
+// Rotations and page removals, made in a worker; refusals (pages, password, damage) are 4xx.
+export const transformPdfInWorker = (pool: WorkerPool, bytes: Uint8Array, transforms: PdfTransforms) =>
+  pool.run<Uint8Array>({ module: renditionsModule, fn: 'transformPdf', args: [bytes, transforms] }).catch(tooComplex);

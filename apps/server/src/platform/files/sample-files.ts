@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import UTIF, { type IFD } from 'utif';
+
+// Test and benchmark support: files an outside probe sends (a decompression bomb, password-protected
+// and damaged PDFs) and a long fax, made byte by byte so no tool has to be installed.
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (bytes: Uint8Array) => {
+  let c = 0xffffffff;
+  for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const out = Buffer.alloc(body.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE(crc32(body), body.length + 4);
+  return out;
+}
+
+// A valid PNG header announcing width x height grey pixels, with a few KB of compressed rows: the shape
+// of a decompression bomb (a 30000 x 30000 PNG of 150 KB decodes to gigabytes).
+export function pngBomb(width: number, height: number): Uint8Array {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8);
+  // The first rows only: a decoder would have to allocate the whole image before finding out.
+  const rows = deflateSync(Buffer.alloc((width + 1) * Math.min(height, 64)));
+  return new Uint8Array(
+    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', rows), pngChunk('IEND', new Uint8Array(0))]),
+  );
+}
+
+// A fax as scanners and fax servers write it: `pages` bilevel pages of 1728 x 2200 (fine resolution,
+// 204 x 196 dpi), uncompressed, each with a few lines of "text" so pages are not blank.
+export function faxTiff(pages: number, size = { width: 1728, height: 2200 }): Uint8Array {
+  const rowBytes = Math.ceil(size.width / 8);
+  const pageBytes = rowBytes * size.height;
+  const page = new Uint8Array(pageBytes);
+  // WhiteIsZero: set bits are black; a few bands of "text" lines.
+  for (let y = 200; y < size.height - 200; y += 60) page.fill(0x5a, y * rowBytes + 20, y * rowBytes + rowBytes - 20);
+  const start = 8192 + pages * 256;
+  const ifds = Array.from({ length: pages }, (_, i) => ({
+    t256: [size.width],
+    t257: [size.height],
+    t258: [1],
+    t259: [1],
+    t262: [0],
+    t273: [start + i * pageBytes],
+    t277: [1],
+    t278: [size.height],
+    t279: [pageBytes],
+    t282: [204],
+    t283: [196],
+    t296: [2],
+  }));
+  const header = new Uint8Array(UTIF.encode(ifds as unknown as IFD[]));
+  if (header.length > start) throw new Error('TIFF header larger than planned.');
+  const tiff = new Uint8Array(start + pages * pageBytes);
+  tiff.set(header);
+  for (let i = 0; i < pages; i++) tiff.set(page, start + i * pageBytes);
+  return tiff;
+}
+
+// --- PDFs -----------------------------------------------------------------------------------------
+
+const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+const md5 = (...parts: Uint8Array[]) => createHash('md5').update(Buffer.concat(parts)).digest();
+const padded = (password: string) => Buffer.concat([Buffer.from(password, 'latin1'), PAD]).subarray(0, 32);
+
+function rc4(key: Uint8Array, data: Uint8Array): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 0xff;
+    j = (j + s[i]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 0xff]!;
+  }
+  return out;
+}
+
+interface PdfObject {
+  dict: string;
+  stream?: Uint8Array;
+}
+
+// Objects numbered from 1, a classic cross-reference table, and the trailer entries given.
+function writePdf(objects: PdfObject[], trailer: string): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  objects.forEach((object, i) => {
+    offsets.push(length);
+    const body = object.stream
+      ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n${object.dict.replace(/>>$/, `/Length ${object.stream.length}>>`)}\nstream\n`, 'latin1'), object.stream, Buffer.from('\nendstream\nendobj\n')])
+      : Buffer.from(`${i + 1} 0 obj\n${object.dict}\nendobj\n`, 'latin1');
+    parts.push(body);
+    length += body.length;
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
+  parts.push(Buffer.from(`${xref}trailer\n<</Size ${objects.length + 1}/Root 1 0 R${trailer}>>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+const letterPage = (content: string): PdfObject[] => [
+  { dict: '<</Type/Catalog/Pages 2 0 R>>' },
+  { dict: '<</Type/Pages/Kids[3 0 R]/Count 1>>' },
+  { dict: '<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>' },
+  { dict: '<<>>', stream: Buffer.from(content, 'latin1') },
+  { dict: '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>' },
+];
+
+const PAGE_TEXT = 'BT /F1 18 Tf 72 700 Td (Referral for Maria Alvarez) Tj ET';
+
+// A one-page PDF, well formed.
+export const simplePdf = (): Uint8Array => new Uint8Array(writePdf(letterPage(PAGE_TEXT), ''));
+
+// A one-page PDF encrypted with the standard security handler (RC4, 40 bits): with a user password it
+// cannot be opened without it; with only an owner password it opens but restricts changes.
+export function encryptedPdf(passwords: { user?: string; owner: string }): Uint8Array {
+  const id = md5(Buffer.from(`${passwords.user ?? ''}:${passwords.owner}`));
+  const permissions = -44; // printing only
+  const ownerKey = md5(padded(passwords.owner)).subarray(0, 5);
+  const o = rc4(ownerKey, padded(passwords.user ?? ''));
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  const key = md5(padded(passwords.user ?? ''), o, p, id).subarray(0, 5);
+  const u = rc4(key, PAD);
+  const objects = letterPage(PAGE_TEXT);
+  // Streams are encrypted with a key of their own object number.
+  const objectKey = (n: number) => md5(key, Buffer.from([n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, 0, 0])).subarray(0, 10);
+  objects[3] = { dict: '<<>>', stream: rc4(objectKey(4), Buffer.from(PAGE_TEXT, 'latin1')) };
+  objects.push({ dict: `<</Filter/Standard/V 1/R 2/O<${o.toString('hex')}>/U<${u.toString('hex')}>/P ${permissions}>>` });
+  const hex = id.toString('hex');
+  return new Uint8Array(writePdf(objects, `/Encrypt ${objects.length} 0 R/ID[<${hex}><${hex}>]`));
+}
+
+// A PDF whose cross-reference table points at the wrong offsets (as some scanners write): readers
+// rebuild the table by scanning the objects.
+export function brokenXrefPdf(): Uint8Array {
+  const text = writePdf(letterPage(PAGE_TEXT), '').toString('latin1');
+  return new Uint8Array(Buffer.from(text.replace(/^(\d{10}) 00000 n $/gm, (_, offset: string) => `${String(Number(offset) + 7).padStart(10, '0')} 00000 n `), 'latin1'));
+}
+
+// The first half of a PDF: a download or a transfer cut off midway.
+export const truncatedPdf = (pdf: Uint8Array): Uint8Array => pdf.slice(0, Math.floor(pdf.length / 2));
