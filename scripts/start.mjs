@@ -18,6 +18,7 @@ const builtIndex = path.join(web, 'dist/index.html');
 const webInputs = [
   path.join(web, 'src'),
   path.join(web, 'public'),
+  path.join(web, 'scripts'),
   path.join(web, 'index.html'),
   path.join(web, 'vite.config.ts'),
   path.join(web, 'package.json'),

@@ -5,8 +5,10 @@ import { demoSignInLines, isSeeded, seedDemo, seedDemoFeatures } from './db/seed
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
+import { warmUpFileWorkers } from './platform/files/file-jobs.ts';
 import { exitOnUncaughtErrors } from './platform/process.ts';
 import { terminateOcr } from './modules/extraction/ocr.ts';
+import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 
@@ -39,6 +41,7 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  void warmUpFileWorkers(sharedWorkerPool(config.fileWorkers));
   workers = await startWorkers({
     db: handle.db,
     handlers: workflowHandlers({ config, db: handle.db, now }),

@@ -43,3 +43,7 @@ export const renderPdf = (pool: WorkerPool, bytes: Uint8Array, file: { extension
 // Rotations and page removals, made in a worker; refusals (pages, password, damage) are 4xx.
 export const transformPdfInWorker = (pool: WorkerPool, bytes: Uint8Array, transforms: PdfTransforms) =>
   pool.run<Uint8Array>({ module: renditionsModule, fn: 'transformPdf', args: [bytes, transforms] }).catch(tooComplex);
+
+// Starts a thread and loads the PDF parser before the first upload needs it (seconds on a busy machine).
+export const warmUpFileWorkers = (pool: WorkerPool) =>
+  pool.run({ module: pdfCheckModule, fn: 'pdfCondition', args: [new Uint8Array(0)] }).then(() => undefined, () => undefined);
