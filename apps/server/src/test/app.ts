@@ -88,3 +88,17 @@ export function useTestApp(options: Parameters<typeof createTestApp>[0] = {}): T
   afterAll(() => t.close());
   return t;
 }
+
+// POST /api/messages/{id}/attachments with a multipart body as a browser's FormData sends it.
+export async function uploadAttachment(app: App, token: string, messageId: string, fileName: string, bytes: Uint8Array, attachmentMeta?: object) {
+  const form = new FormData();
+  if (attachmentMeta) form.append('attachmentMeta', JSON.stringify(attachmentMeta));
+  form.append('file', new Blob([Buffer.from(bytes)]), fileName);
+  const request = new Response(form);
+  return app.inject({
+    method: 'POST',
+    url: `/api/messages/${messageId}/attachments?convert=true&usePriorityQueue=true`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': request.headers.get('content-type')! },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
+}

@@ -8,7 +8,7 @@ import { attachmentMessages } from '@clinicrelay/contracts/attachments.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { blobs } from '../../db/schema/blobs.ts';
 import { attachments } from '../../db/schema/messages.ts';
-import { createTestApp, type TestContext } from '../../test/app.ts';
+import { createTestApp, uploadAttachment, type TestContext } from '../../test/app.ts';
 import { clamdMissing, EICAR, EICAR_SIGNATURE, freePort, startClamd, type RunningClamd } from '../../test/clamd.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
@@ -45,17 +45,7 @@ async function appScanningWith(clamdUrl: string | undefined) {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
-  const upload = async (messageId: string, fileName: string, bytes: Uint8Array) => {
-    const form = new FormData();
-    form.append('file', new Blob([Buffer.from(bytes)]), fileName);
-    const request = new Response(form);
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${messageId}/attachments?convert=true&usePriorityQueue=true`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': request.headers.get('content-type')! },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
-  };
+  const upload = (messageId: string, fileName: string, bytes: Uint8Array) => uploadAttachment(t.app, token, messageId, fileName, bytes);
   // The first upload makes the blob folder; the counts compare from there.
   const warmUp = await upload(await newDraft(), 'warm-up.pdf', await cleanPdf());
   return { t, dataDir, newDraft, upload, warmUp };

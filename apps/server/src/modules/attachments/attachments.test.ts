@@ -10,7 +10,7 @@ import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { attachments } from '../../db/schema/messages.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
-import { testConfig, useTestApp } from '../../test/app.ts';
+import { testConfig, uploadAttachment, useTestApp } from '../../test/app.ts';
 import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { validateCda } from '../../test/validate-cda.ts';
 
@@ -52,18 +52,8 @@ describe('Release attachments', () => {
     return res.json().id as string;
   };
 
-  const upload = async (messageId: string, fileName: string, bytes: Uint8Array, options: { user?: string; attachmentMeta?: object } = {}) => {
-    const form = new FormData();
-    form.append('attachmentMeta', JSON.stringify(options.attachmentMeta ?? meta));
-    form.append('file', new Blob([Buffer.from(bytes)]), fileName);
-    const request = new Response(form);
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${messageId}/attachments?convert=true&usePriorityQueue=true`,
-      headers: { authorization: `Bearer ${await tokenOf(options.user ?? LAKESIDE_USER)}`, 'content-type': request.headers.get('content-type')! },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
-  };
+  const upload = async (messageId: string, fileName: string, bytes: Uint8Array, options: { user?: string; attachmentMeta?: object } = {}) =>
+    uploadAttachment(t.app, await tokenOf(options.user ?? LAKESIDE_USER), messageId, fileName, bytes, options.attachmentMeta ?? meta);
 
   const uploaded = async (messageId: string, fileName: string, bytes: Uint8Array) => {
     const res = await upload(messageId, fileName, bytes);

@@ -12,7 +12,7 @@ import { createBlobStore } from '../../platform/blobs/blob-store.ts';
 import { brokenXrefPdf, encryptedPdf, faxTiff, pngBomb, simplePdf, truncatedPdf } from '../../platform/files/sample-files.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
-import { testConfig, useTestApp, type TestContext } from '../../test/app.ts';
+import { testConfig, uploadAttachment, useTestApp, type TestContext } from '../../test/app.ts';
 import * as q from './queries.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
@@ -37,18 +37,8 @@ function helpers(t: TestContext, dataDir: string, config: Record<string, string>
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
-  const upload = async (messageId: string, fileName: string, bytes: Uint8Array) => {
-    const form = new FormData();
-    form.append('file', new Blob([Buffer.from(bytes)]), fileName);
-    const request = new Response(form);
-    const { accessToken } = await t.login(LAKESIDE_USER);
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${messageId}/attachments`,
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': request.headers.get('content-type')! },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
-  };
+  const upload = async (messageId: string, fileName: string, bytes: Uint8Array) =>
+    uploadAttachment(t.app, (await t.login(LAKESIDE_USER)).accessToken, messageId, fileName, bytes);
   // A file stored before uploads were inspected: straight into the blob store and the attachments table.
   const storedBefore = async (messageId: string, fileName: string, bytes: Uint8Array, mimeType: string) => {
     const store = createBlobStore({ db: t.handle.db, dataDir, key: testConfig().blobEncryptionKey });

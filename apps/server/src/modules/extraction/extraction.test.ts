@@ -12,7 +12,7 @@ import { organizations } from '../../db/schema/organizations.ts';
 import { workflows } from '../../db/schema/workflows.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
-import { testConfig, useTestApp } from '../../test/app.ts';
+import { testConfig, uploadAttachment, useTestApp } from '../../test/app.ts';
 import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { terminateOcr } from './ocr.ts';
 import { extractionMessages } from './service.ts';
@@ -51,16 +51,7 @@ describe('Patient extraction API (feature PatientExtractionAPI)', () => {
     const draft = await t.call(user, 'PUT', '/api/messages', { subject: 'Consult note', fromAddress, toAddress: 'someone@direct.example.com' });
     expect(draft.statusCode, draft.body).toBe(200);
     const messageId = draft.json().id as string;
-    const form = new FormData();
-    form.append('file', new Blob([Buffer.from(bytes)]), fileName);
-    const request = new Response(form);
-    const { accessToken } = await t.login(user);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${messageId}/attachments`,
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': request.headers.get('content-type')! },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
+    const res = await uploadAttachment(t.app, (await t.login(user)).accessToken, messageId, fileName, bytes);
     expect(res.statusCode, res.body).toBe(200);
     const attachmentId = res.json().id as string;
     const base = `/api/messages/${messageId}/attachments/${attachmentId}`;
