@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { RESULTS_DIR } from './support/constants.ts';
 import {
   alertText,
   expectHeading,
@@ -136,6 +138,28 @@ test('an organization user has no API documentation link and the docs refuse the
   await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
   expect(await page.getByRole('menuitem', { name: 'API documentation' }).count()).toBe(0);
   expect((await page.request.get('/api/docs/')).status()).toBe(403);
+});
+
+test('a session the server ended shows the expiry notice, and sign-in returns to the same page', async ({ page, context, baseUrl }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  await expectPath(page, '/intake');
+  await page.goto('/release?tab=sent');
+  await expectHeading(page, 'Release');
+
+  // The server ends the session (as after SESSION_IDLE_MINUTES without a request); the browser still holds its tokens.
+  const token = await storedAccessToken(context, baseUrl);
+  expect((await page.request.post('/api/account/logout', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+
+  await page.reload();
+  await expectPath(page, '/account/login');
+  await page.getByText('Your session has expired. Please sign in again.').waitFor();
+  await page.screenshot({ path: path.join(RESULTS_DIR, 'session-expired-1440.png') });
+
+  await signIn(page, 'user@lakeside.example.org');
+  await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/release?tab=sent');
+  await expectHeading(page, 'Release');
 });
 
 // Last in this file: it locks user@riverview for 10 minutes, so no journey may use that account afterwards.
