@@ -59,7 +59,8 @@ const buildOnly = process.argv.includes('--build-only');
 const reason = process.argv.includes('--force-build') ? 'forced' : webBuildReason();
 if (reason) {
   console.log(`Building the web app (${reason})…`);
-  const build = spawnSync(process.execPath, [viteBin(), 'build'], { cwd: web, stdio: 'inherit' });
+  // Always the production bundle: a NODE_ENV of test (the e2e runner) or development would make vite ship React's development build.
+  const build = spawnSync(process.execPath, [viteBin(), 'build'], { cwd: web, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (build.error) throw build.error;
   if (build.status !== 0) {
     console.error(`Web build failed${build.signal ? ` (${build.signal})` : ''}.`);
