@@ -159,6 +159,19 @@ describe('apiFetch errors', () => {
     expect(readTokens().accessToken).toBe('current');
   });
 
+  it('reports nothing for a 401 cancelled while its body was read (signing off cancels the other queries)', async () => {
+    signInExpiringIn(900);
+    const handler = vi.fn();
+    setAuthFailureHandler(handler);
+    const controller = new AbortController();
+    // The answer arrived, then the query was cancelled before its body could be read.
+    const body = new ReadableStream({ pull: (c) => { controller.abort(); c.error(new DOMException('aborted', 'AbortError')); } });
+    stubServer({ data: () => new Response(body, { status: 401, headers: { 'Content-Type': 'application/json' } }) });
+    await expect(apiFetch('/api/features', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(handler).not.toHaveBeenCalled();
+    expect(readTokens().accessToken).toBe('current');
+  });
+
   it('rejects a response that does not match the schema', async () => {
     signInExpiringIn(900);
     vi.spyOn(console, 'error').mockImplementation(() => {});

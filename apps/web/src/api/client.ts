@@ -141,7 +141,10 @@ export async function apiResponse(path: string, options: Omit<ApiFetchOptions<un
   }
 
   if (!response.ok) {
-    const error = new ApiError(response.status, errorBody(response.status, await readBody(response)));
+    const data = await readBody(response);
+    // Cancelled while its body was read (signing off cancels every query): its answer is unknown, nothing to report.
+    if (options.signal?.aborted) throw new DOMException('The request was cancelled.', 'AbortError');
+    const error = new ApiError(response.status, errorBody(response.status, data));
     const report = options.reportAuthFailure ?? auth;
     // A cancelled organization's 403 is the org-status dialogs' business (end-user §4), not a missing role.
     const organizationCancelled = response.status === 403 && error.message === messages.organizationCancelled;
