@@ -1,0 +1,45 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { RESULTS_DIR } from './constants.ts';
+
+// axe-core's browser build, injected through the DevTools protocol (page.evaluate is not subject to the
+// app's CSP, which forbids inline scripts): nothing in the product loads it.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// WCAG 2.2 AA and everything below it.
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Runs axe on what the page shows now; fails with every WCAG 2.2 AA violation listed. */
+export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<AxeViolation[]>(
+    `window.axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
+       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+         nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
+  );
+  const lines = violations.flatMap((v) => [
+    `${v.id} (${v.impact ?? 'n/a'}): ${v.help}`,
+    ...v.nodes.map((n) => `    ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`),
+  ]);
+  if (lines.length > 0) throw new Error(`axe on ${screen}: ${violations.length} WCAG 2.2 AA violation(s)\n${lines.join('\n')}`);
+}
+
+/** A 1440×900 screenshot in e2e/test-results/screens/NAME.png, to look at (the viewport is restored after). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  const dir = path.join(RESULTS_DIR, 'screens');
+  mkdirSync(dir, { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+  if (before) await page.setViewportSize(before);
+}
