@@ -1,5 +1,6 @@
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
+import { PdfText, type TextStyle } from '../../platform/pdf/text.ts';
 
 // The demo messages' attachments, drawn here with pdf-lib (and one C-CDA from the product's own CDA
 // generator): fictional patients, practices and findings only.
@@ -74,22 +75,19 @@ const ageOn = (birthDate: string, on: string) => {
 const sexName = (g: 'M' | 'F') => (g === 'M' ? 'Male' : 'Female');
 const fullName = (p: DemoPatient) => `${p.firstName} ${p.lastName}`;
 
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-  italic: PDFFont;
-}
+const FONTS = { regular: 'regular', bold: 'bold', italic: 'italic' } as const satisfies Record<string, TextStyle>;
 
 // A page cursor: draws top to bottom and wraps text to the content width.
 class Sheet {
   page: PDFPage;
   y = PAGE.height - MARGIN;
+  readonly fonts = FONTS;
+  // The same embedded Noto fonts as the product's own PDFs (platform/pdf/text.ts).
+  readonly typeset: PdfText;
 
-  constructor(
-    readonly pdf: PDFDocument,
-    readonly fonts: Fonts,
-  ) {
+  constructor(readonly pdf: PDFDocument) {
     this.page = pdf.addPage([PAGE.width, PAGE.height]);
+    this.typeset = new PdfText(pdf);
   }
 
   newPage() {
@@ -97,13 +95,13 @@ class Sheet {
     this.y = PAGE.height - MARGIN;
   }
 
-  text(text: string, opts: { x?: number; size?: number; font?: PDFFont; color?: ReturnType<typeof rgb>; width?: number; gap?: number } = {}) {
+  text(text: string, opts: { x?: number; size?: number; font?: TextStyle; color?: ReturnType<typeof rgb>; width?: number; gap?: number } = {}) {
     const { x = MARGIN, size = 10.5, font = this.fonts.regular, color = INK, width = CONTENT - (x - MARGIN), gap = 3 } = opts;
-    for (const line of wrap(text, font, size, width)) {
+    for (const line of this.typeset.wrap(text, size, width, font)) {
       // Text never runs into the footer: it continues on a new page (the tests check the page counts).
       if (this.y - size < MARGIN + 6) this.newPage();
       this.y -= size;
-      this.page.drawText(line, { x, y: this.y, size, font, color });
+      this.typeset.draw(this.page, line, { x, y: this.y, size, style: font, color });
       this.y -= gap;
     }
   }
@@ -130,8 +128,8 @@ class Sheet {
       pairs.slice(i, i + columns).forEach(([label, value], c) => {
         this.y = top;
         const x = MARGIN + c * columnWidth;
-        this.page.drawText(`${label}:`, { x, y: this.y - 9.5, size: 9.5, font: this.fonts.bold, color: GREY });
-        const labelWidth = Math.max(this.fonts.bold.widthOfTextAtSize(`${label}:`, 9.5) + 6, 92);
+        this.typeset.draw(this.page, `${label}:`, { x, y: this.y - 9.5, size: 9.5, style: this.fonts.bold, color: GREY });
+        const labelWidth = Math.max(this.typeset.width(`${label}:`, 9.5, this.fonts.bold) + 6, 92);
         this.text(value, { x: x + labelWidth, size: 9.5, width: columnWidth - labelWidth - 8 });
         lowest = Math.min(lowest, this.y);
       });
@@ -142,7 +140,7 @@ class Sheet {
   bullets(items: string[]) {
     for (const item of items) {
       const top = this.y;
-      this.page.drawText('-', { x: MARGIN + 6, y: top - 10.5, size: 10.5, font: this.fonts.regular, color: INK });
+      this.typeset.draw(this.page, '-', { x: MARGIN + 6, y: top - 10.5, size: 10.5, color: INK });
       this.text(item, { x: MARGIN + 18 });
     }
   }
@@ -150,15 +148,15 @@ class Sheet {
   table(columns: { title: string; width: number; align?: 'right' }[], rows: string[][], flagColumn?: number) {
     const size = 9.5;
     const rowHeight = 15;
-    const drawRow = (cells: string[], font: PDFFont, shaded: boolean) => {
+    const drawRow = (cells: string[], font: TextStyle, shaded: boolean) => {
       if (shaded) this.page.drawRectangle({ x: MARGIN, y: this.y - rowHeight + 3, width: CONTENT, height: rowHeight, color: rgb(0.95, 0.95, 0.97) });
       let x = MARGIN + 4;
       cells.forEach((cell, i) => {
         const column = columns[i]!;
         const flagged = i === flagColumn && cell !== '';
         const cellFont = flagged ? this.fonts.bold : font;
-        const cellX = column.align === 'right' ? x + column.width - 10 - cellFont.widthOfTextAtSize(cell, size) : x;
-        this.page.drawText(cell, { x: cellX, y: this.y - 8.5, size, font: cellFont, color: flagged ? RIVERVIEW_RED : INK });
+        const cellX = column.align === 'right' ? x + column.width - 10 - this.typeset.width(cell, size, cellFont) : x;
+        this.typeset.draw(this.page, cell, { x: cellX, y: this.y - 8.5, size, style: cellFont, color: flagged ? RIVERVIEW_RED : INK });
         x += column.width;
       });
       this.y -= rowHeight;
@@ -192,28 +190,11 @@ class Sheet {
     const pages = this.pdf.getPages();
     pages.forEach((page, i) => {
       page.drawLine({ start: { x: MARGIN, y: MARGIN - 8 }, end: { x: PAGE.width - MARGIN, y: MARGIN - 8 }, thickness: 0.5, color: RULE });
-      page.drawText(left, { x: MARGIN, y: MARGIN - 20, size: 8, font: this.fonts.regular, color: GREY });
+      this.typeset.draw(page, left, { x: MARGIN, y: MARGIN - 20, size: 8, color: GREY });
       const right = `Page ${i + 1} of ${pages.length}`;
-      page.drawText(right, { x: PAGE.width - MARGIN - this.fonts.regular.widthOfTextAtSize(right, 8), y: MARGIN - 20, size: 8, font: this.fonts.regular, color: GREY });
+      this.typeset.draw(page, right, { x: PAGE.width - MARGIN - this.typeset.width(right, 8), y: MARGIN - 20, size: 8, color: GREY });
     });
   }
-}
-
-// Word wrap; the standard fonts encode WinAnsi only, so anything else is replaced.
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.replace(/[^\n\x20-\x7E\xA0-\xFF]/g, '?').split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (line && font.widthOfTextAtSize(candidate, size) > width) {
-        lines.push(line);
-        line = word;
-      } else line = candidate;
-    }
-    lines.push(line);
-  }
-  return lines;
 }
 
 async function newDocument(meta: { title: string; author: string; subject: string; date: string }) {
@@ -225,12 +206,7 @@ async function newDocument(meta: { title: string; author: string; subject: strin
   pdf.setCreator(meta.author);
   pdf.setCreationDate(created);
   pdf.setModificationDate(created);
-  const fonts: Fonts = {
-    regular: await pdf.embedFont(StandardFonts.Helvetica),
-    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
-    italic: await pdf.embedFont(StandardFonts.HelveticaOblique),
-  };
-  return new Sheet(pdf, fonts);
+  return new Sheet(pdf);
 }
 
 function signature(sheet: Sheet, name: string, lines: string[]) {

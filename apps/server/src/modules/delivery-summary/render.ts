@@ -1,4 +1,5 @@
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import { PdfText, type TextStyle } from '../../platform/pdf/text.ts';
 
 export interface DeliverySummaryInput {
   brandName: string;
@@ -20,9 +21,6 @@ const SIZE = 9;
 const LINE = 12;
 const GREY = rgb(0.35, 0.35, 0.35);
 
-// The standard fonts encode WinAnsi only: anything else prints as '?'.
-const printable = (text: string) => text.replace(/\r/g, '').replace(/[^\n\x20-\x7E\xA0-\xFF]/g, '?');
-
 const pad = (n: number) => String(n).padStart(2, '0');
 const viewDate = (d: Date) => `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${d.getUTCFullYear()}`;
 const viewDateTime = (d: Date | null) => (d ? `${viewDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC` : '');
@@ -35,38 +33,12 @@ export function fileSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-// Word wrap; a word wider than the column (a long address) is broken by characters.
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
-  const out: string[] = [];
-  for (const paragraph of printable(text).split('\n')) {
-    let line = '';
-    for (let word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (fits(candidate)) {
-        line = candidate;
-        continue;
-      }
-      if (line) out.push(line);
-      while (!fits(word)) {
-        let n = word.length - 1;
-        while (n > 1 && !fits(word.slice(0, n))) n--;
-        out.push(word.slice(0, n));
-        word = word.slice(n);
-      }
-      line = word;
-    }
-    out.push(line);
-  }
-  return out;
-}
-
 interface Column {
   title: string;
   width: number;
 }
 
-function layout(pdf: PDFDocument, font: PDFFont, bold: PDFFont) {
+function layout(pdf: PDFDocument, text: PdfText) {
   let page: PDFPage = pdf.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - MARGIN;
   const newPage = () => {
@@ -77,8 +49,8 @@ function layout(pdf: PDFDocument, font: PDFFont, bold: PDFFont) {
     if (y - height < MARGIN + LINE * 2) newPage();
   };
   // onBreak draws what a continued table repeats at the top of a new page (its header).
-  const drawRow = (cells: string[], columns: Column[], f: PDFFont, onBreak?: () => void) => {
-    const wrapped = cells.map((c, i) => wrap(c, f, SIZE, columns[i]!.width - 6));
+  const drawRow = (cells: string[], columns: Column[], style: TextStyle, onBreak?: () => void) => {
+    const wrapped = cells.map((c, i) => text.wrap(c, SIZE, columns[i]!.width - 6, style));
     const height = Math.max(...wrapped.map((w) => w.length)) * LINE + 4;
     if (y - height < MARGIN + LINE * 2) {
       newPage();
@@ -86,42 +58,42 @@ function layout(pdf: PDFDocument, font: PDFFont, bold: PDFFont) {
     }
     let x = MARGIN;
     wrapped.forEach((lines, i) => {
-      lines.forEach((line, n) => page.drawText(line, { x: x + 2, y: y - SIZE - n * LINE, size: SIZE, font: f }));
+      lines.forEach((line, n) => text.draw(page, line, { x: x + 2, y: y - SIZE - n * LINE, size: SIZE, style }));
       x += columns[i]!.width;
     });
     y -= height;
     page.drawLine({ start: { x: MARGIN, y: y + 2 }, end: { x: MARGIN + CONTENT, y: y + 2 }, thickness: 0.5, color: GREY });
   };
   return {
-    title(text: string) {
-      page.drawText(printable(text), { x: MARGIN, y: y - 20, size: 20, font: bold });
+    title(value: string) {
+      text.draw(page, value, { x: MARGIN, y: y - 20, size: 20, style: 'bold' });
       y -= 34;
     },
-    section(text: string) {
+    section(value: string) {
       ensure(LINE * 3);
       y -= LINE / 2;
-      page.drawText(printable(text), { x: MARGIN, y: y - 12, size: 12, font: bold });
+      text.draw(page, value, { x: MARGIN, y: y - 12, size: 12, style: 'bold' });
       y -= 20;
     },
     field(label: string, value: string) {
-      const lines = wrap(value, font, SIZE + 1, CONTENT - 110);
+      const lines = text.wrap(value, SIZE + 1, CONTENT - 110);
       ensure(lines.length * LINE);
-      page.drawText(printable(`${label}:`), { x: MARGIN, y: y - SIZE - 1, size: SIZE + 1, font: bold });
-      lines.forEach((line, n) => page.drawText(line, { x: MARGIN + 110, y: y - SIZE - 1 - n * LINE, size: SIZE + 1, font }));
+      text.draw(page, `${label}:`, { x: MARGIN, y: y - SIZE - 1, size: SIZE + 1, style: 'bold' });
+      lines.forEach((line, n) => text.draw(page, line, { x: MARGIN + 110, y: y - SIZE - 1 - n * LINE, size: SIZE + 1 }));
       y -= lines.length * LINE + 2;
     },
-    note(text: string) {
-      for (const line of wrap(text, font, SIZE, CONTENT)) {
+    note(value: string) {
+      for (const line of text.wrap(value, SIZE, CONTENT)) {
         ensure(LINE);
-        page.drawText(line, { x: MARGIN, y: y - SIZE, size: SIZE, font, color: GREY });
+        text.draw(page, line, { x: MARGIN, y: y - SIZE, size: SIZE, color: GREY });
         y -= LINE;
       }
     },
     table(columns: Column[], rows: string[][]) {
-      const header = () => drawRow(columns.map((c) => c.title), columns, bold);
+      const header = () => drawRow(columns.map((c) => c.title), columns, 'bold');
       ensure(LINE * 4);
       header();
-      for (const row of rows) drawRow(row, columns, font, header);
+      for (const row of rows) drawRow(row, columns, 'regular', header);
     },
   };
 }
@@ -132,9 +104,9 @@ export async function renderDeliverySummary(input: DeliverySummaryInput): Promis
   pdf.setTitle('Delivery Summary');
   pdf.setProducer(input.brandName);
   pdf.setCreationDate(input.generatedAt);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const w = layout(pdf, font, bold);
+  // Names, subjects and file names in any script: Noto fonts, embedded and subset (platform/pdf/text.ts).
+  const text = new PdfText(pdf);
+  const w = layout(pdf, text);
 
   w.title('Delivery Summary');
   w.field('Organization', input.organizationName);
@@ -147,10 +119,11 @@ export async function renderDeliverySummary(input: DeliverySummaryInput): Promis
   w.section('Recipients');
   w.table(
     [
-      { title: 'Recipient', width: 170 },
+      // Noto Sans is a little wider than Helvetica was: a Direct address keeps to one line.
+      { title: 'Recipient', width: 180 },
       { title: 'Channel', width: 45 },
       { title: 'Status', width: 55 },
-      { title: 'Reason', width: 130 },
+      { title: 'Reason', width: 120 },
       { title: 'Last update', width: 70 },
       { title: 'Delivered', width: 70 },
     ],
@@ -173,8 +146,8 @@ export async function renderDeliverySummary(input: DeliverySummaryInput): Promis
 
   const pages = pdf.getPages();
   pages.forEach((page, i) => {
-    const footer = printable(`Generated ${viewDateTime(input.generatedAt)} by ${input.brandName}. Contains protected health information.   Page ${i + 1} of ${pages.length}`);
-    page.drawText(footer, { x: MARGIN, y: MARGIN - 12, size: 7, font, color: GREY });
+    const footer = `Generated ${viewDateTime(input.generatedAt)} by ${input.brandName}. Contains protected health information.   Page ${i + 1} of ${pages.length}`;
+    text.draw(page, footer, { x: MARGIN, y: MARGIN - 12, size: 7, color: GREY });
   });
   return pdf.save();
 }

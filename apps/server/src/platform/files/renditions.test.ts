@@ -6,7 +6,10 @@ import { getDocument, ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import UTIF, { type IFD } from 'utif';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import { INTERNATIONAL_NAMES, pdfLines } from '../../test/pdf-lines.ts';
 import { describeWithFixtures, fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
+import { createWorkerPool } from '../workers/worker-pool.ts';
+import { renderPdf } from './file-jobs.ts';
 import { detectFileType } from './file-types.ts';
 import { makePdfRendition, pdfPageCount, transformPdf } from './renditions.ts';
 
@@ -154,10 +157,48 @@ describe('PDF renditions for preview', () => {
     expect(pages[0]).toContain('Patient: Levin, Henry L.');
     // Wrapped at a word, not cut through one.
     expect(pages[0]).toMatch(/primary care\nprovider|primary care provider\n/);
-    // Characters the standard fonts lack become '?' rather than failing the file.
-    expect(pages[0]).toContain('penicillin ? rash');
+    // Characters Courier lacks are drawn in an embedded font (they printed as '?' before issue 9).
+    expect((await pdfLines(pdf!))[0]).toContain('Allergies: penicillin → rash');
     expect(pages[1]).toContain('Page 2 of 2');
     expect(pages[1]).toContain('Line 70');
+  });
+
+  it('sets a UTF-8 text file in any script as it was written, file name included, with no "?"', async () => {
+    const text = [...INTERNATIONAL_NAMES, `Patient: ${INTERNATIONAL_NAMES[0]}\tDOB: 01/02/1950`, 'Private use \uE000 has no glyph'].join('\n');
+    const pdf = await rendition(new TextEncoder().encode(text), 'Καλημέρα 患者.txt');
+    const [page] = await pdfLines(pdf!);
+    expect(page).toEqual([
+      'Καλημέρα 患者.txt Page 1 of 1',
+      ...INTERNATIONAL_NAMES,
+      `Patient: ${INTERNATIONAL_NAMES[0]} DOB: 01/02/1950`,
+      // A character no font has is drawn as the replacement character, visibly.
+      'Private use \uFFFD has no glyph',
+    ]);
+    expect(page!.join('')).not.toContain('?');
+  });
+
+  it('wraps long lines of mixed scripts within the page, and keeps Courier columns for Latin text', async () => {
+    const words = Array.from({ length: 60 }, (_, i) => INTERNATIONAL_NAMES[i % INTERNATIONAL_NAMES.length]);
+    const pdf = await rendition(new TextEncoder().encode(`${words.join(' ')}\n${'0123456789'.repeat(12)}`), 'mixed.txt');
+    const document = await PDFDocument.load(pdf!);
+    expect(document.getPageCount()).toBe(1);
+    const [page] = await pdfLines(pdf!);
+    // Every word comes back; an Arabic word next to a Hebrew one is one right-to-left stretch, drawn (and so
+    // listed by PDF.js) Hebrew first from the left, hence compared as a set.
+    expect(page!.slice(1, -2).join(' ').split(' ').sort()).toEqual(words.join(' ').split(' ').sort());
+    // 84 Courier columns fit the line, as before.
+    expect(page!.slice(-2)).toEqual(['0123456789'.repeat(12).slice(0, 84), '0123456789'.repeat(12).slice(84)]);
+  });
+
+  it('makes the text rendition in a file worker, whose thread loads the fonts itself', async () => {
+    const pool = createWorkerPool({ size: 1, memoryMb: 256, timeoutMs: 60_000 });
+    try {
+      const pdf = await renderPdf(pool, new TextEncoder().encode(INTERNATIONAL_NAMES.join('\n')), { extension: 'txt', fileName: 'names.txt' });
+      const [page] = await pdfLines(pdf!);
+      expect(page!.slice(1)).toEqual([...INTERNATIONAL_NAMES]);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('starts a new page at a form feed, as printed reports do', async () => {

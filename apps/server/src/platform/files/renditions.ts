@@ -11,17 +11,14 @@ import {
   PDFDocument,
   popGraphicsState,
   pushGraphicsState,
-  setFontAndSize,
   setLineHeight,
-  showText,
-  StandardFonts,
-  type PDFFont,
   type PDFImage,
   type PDFPage,
 } from 'pdf-lib';
 import UTIF, { type IFD } from 'utif';
 import { attachmentMessages, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
 import { badRequest } from '../errors.ts';
+import { PdfText } from '../pdf/text.ts';
 import { decodeText } from './file-types.ts';
 import { imageBudgetRefusal } from './image-size.ts';
 
@@ -214,56 +211,55 @@ const TEXT = { size: 10, lineHeight: 12, margin: 54, headerSize: 8, tabWidth: 4 
 
 // Plain text on Letter pages in Courier (columns of reports and lab printouts stay aligned), wrapped at
 // words, a form feed starting a new page as printers do, with the file name and page number in a header.
+// Characters Courier lacks (Greek, Cyrillic, CJK, Arabic, Hebrew, emoji…) are drawn in embedded Noto fonts.
 async function textToPdf(text: string, fileName: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  const body = await pdf.embedFont(StandardFonts.Courier);
-  const header = await pdf.embedFont(StandardFonts.Helvetica);
-  const columns = Math.floor((LETTER.width - 2 * TEXT.margin) / body.widthOfTextAtSize('M', TEXT.size));
+  const body = new PdfText(pdf, { monospace: true });
+  const header = new PdfText(pdf);
+  const lineWidth = LETTER.width - 2 * TEXT.margin;
+  // A window of the line is searched for the cut, so a huge line without breaks costs linear time.
+  const window = 4 * Math.floor(lineWidth / body.width('M', TEXT.size));
   const rows = Math.floor((LETTER.height - 2 * TEXT.margin - TEXT.lineHeight) / TEXT.lineHeight);
 
   const pages: string[][] = [];
-  for (const section of printable(text, body).split('\f')) {
-    const lines = section.split('\n').flatMap((line) => wrap(line, columns));
+  const normalized = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' '.repeat(TEXT.tabWidth));
+  for (const section of normalized.split('\f')) {
+    const lines = section.split('\n').flatMap((line) => wrap(line, body, lineWidth, window));
     for (let i = 0; i < Math.max(lines.length, 1); i += rows) pages.push(lines.slice(i, i + rows));
   }
 
-  const title = printable(fileName, header).replace(/[\n\f]/g, ' ');
+  const title = fileName.replace(/[\n\f]/g, ' ');
   const top = LETTER.height - TEXT.margin;
   pages.forEach((lines, index) => {
     const page = pdf.addPage([LETTER.width, LETTER.height]);
     const pageLabel = `Page ${index + 1} of ${pages.length}`;
-    const headerWidth = header.widthOfTextAtSize(pageLabel, TEXT.headerSize);
-    page.drawText(title, { x: TEXT.margin, y: top, size: TEXT.headerSize, font: header });
-    page.drawText(pageLabel, { x: LETTER.width - TEXT.margin - headerWidth, y: top, size: TEXT.headerSize, font: header });
+    const headerWidth = header.width(pageLabel, TEXT.headerSize);
+    header.draw(page, title, { x: TEXT.margin, y: top, size: TEXT.headerSize });
+    header.draw(page, pageLabel, { x: LETTER.width - TEXT.margin - headerWidth, y: top, size: TEXT.headerSize });
     // One text object per page rather than drawText per line: four times faster on long files.
-    const font = page.node.newFontDictionary(body.name, body.ref);
+    const current = {};
     page.pushOperators(
       beginText(),
-      setFontAndSize(font, TEXT.size),
       setLineHeight(TEXT.lineHeight),
       moveText(TEXT.margin, top - 2 * TEXT.lineHeight),
-      ...lines.flatMap((line) => [showText(body.encodeText(line)), nextLine()]),
+      ...lines.flatMap((line) => [...body.operators(page, line, TEXT.size, 'regular', current), nextLine()]),
       endText(),
     );
   });
   return pdf.save();
 }
 
-// The standard PDF fonts only know Windows-1252: other characters become '?' instead of failing the file.
-function printable(text: string, font: PDFFont): string {
-  const known = new Set(font.getCharacterSet());
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, ' '.repeat(TEXT.tabWidth))
-    .replace(/[^\n\f]/gu, (c) => (known.has(c.codePointAt(0)!) ? c : c.trim() === '' ? ' ' : '?'));
-}
-
-function wrap(line: string, columns: number): string[] {
+// Cuts a line where it passes the width, at the last space that keeps it within (else mid-word).
+function wrap(line: string, body: PdfText, width: number, window: number): string[] {
   const out: string[] = [];
   let rest = line.trimEnd();
-  while (rest.length > columns) {
-    const space = rest.lastIndexOf(' ', columns);
-    const cut = space > 0 ? space : columns;
+  for (;;) {
+    // Never end the window inside a surrogate pair.
+    const head = rest.length > window ? rest.slice(0, /[\uD800-\uDBFF]/.test(rest[window - 1]!) ? window - 1 : window) : rest;
+    if (head === rest && body.width(rest, TEXT.size) <= width) break;
+    const fits = body.fit(head, TEXT.size, width);
+    const space = rest.lastIndexOf(' ', fits.length);
+    const cut = space > 0 ? space : fits.length || String.fromCodePoint(rest.codePointAt(0)!).length;
     out.push(rest.slice(0, cut));
     rest = rest.slice(cut).replace(/^ /, '');
   }

@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, type PDFPage } from 'pdf-lib';
+import { PdfText } from '../../platform/pdf/text.ts';
 
 export interface FaxDocumentInput {
   from: string;
@@ -18,28 +19,8 @@ const MARGIN = 54;
 const SIZE = 11;
 const LINE = 15;
 
-// The standard fonts encode WinAnsi only: anything else prints as '?', as a fax would garble it.
-const printable = (text: string) => text.replace(/\r/g, '').replace(/[^\n\x20-\x7E\xA0-\xFF]/g, '?');
-
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const out: string[] = [];
-  for (const paragraph of printable(text).split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(candidate, size) <= width || !line) line = candidate;
-      else {
-        out.push(line);
-        line = word;
-      }
-    }
-    out.push(line);
-  }
-  return out;
-}
-
 // Writes lines top to bottom, starting new pages as needed.
-function writer(pdf: PDFDocument, font: PDFFont, bold: PDFFont) {
+function writer(pdf: PDFDocument, fonts: PdfText) {
   let page: PDFPage = pdf.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - MARGIN;
   const newPage = () => {
@@ -48,14 +29,14 @@ function writer(pdf: PDFDocument, font: PDFFont, bold: PDFFont) {
   };
   return {
     heading(text: string) {
-      page.drawText(printable(text), { x: MARGIN, y: y - 20, size: 20, font: bold });
+      fonts.draw(page, text, { x: MARGIN, y: y - 20, size: 20, style: 'bold' });
       y -= 44;
     },
     text(text: string, opts: { bold?: boolean } = {}) {
-      const f = opts.bold ? bold : font;
-      for (const line of wrap(text, f, SIZE, PAGE.width - 2 * MARGIN)) {
+      const style = opts.bold ? 'bold' : 'regular';
+      for (const line of fonts.wrap(text, SIZE, PAGE.width - 2 * MARGIN, style)) {
         if (y < MARGIN + LINE) newPage();
-        page.drawText(line, { x: MARGIN, y: y - SIZE, size: SIZE, font: f });
+        fonts.draw(page, line, { x: MARGIN, y: y - SIZE, size: SIZE, style });
         y -= LINE;
       }
     },
@@ -78,11 +59,11 @@ export async function renderFaxDocument(input: FaxDocumentInput): Promise<{ pdf:
 
   // Pages before the attachments are laid out first in a scratch document, so the cover sheet can
   // state the total.
-  const front = async (target: PDFDocument, total: number) => {
-    const f = await target.embedFont(StandardFonts.Helvetica);
-    const b = await target.embedFont(StandardFonts.HelveticaBold);
+  const front = (target: PDFDocument, total: number) => {
+    // Names and subjects in any script: Noto fonts, embedded and subset (platform/pdf/text.ts).
+    const fonts = new PdfText(target);
     if (input.includeCoverPage) {
-      const w = writer(target, f, b);
+      const w = writer(target, fonts);
       w.heading('FAX');
       for (const [label, value] of [
         ['From', input.from],
@@ -95,12 +76,12 @@ export async function renderFaxDocument(input: FaxDocumentInput): Promise<{ pdf:
       w.text('This fax may contain protected health information. If you received it in error, notify the sender and destroy it.');
     }
     if (input.includeMessageBody && input.body.trim()) {
-      const w = writer(target, f, b);
+      const w = writer(target, fonts);
       w.heading(input.subject || 'Message');
       w.text(input.body);
     }
     if (input.includeAttachmentDescriptions && input.attachments.length) {
-      const w = writer(target, f, b);
+      const w = writer(target, fonts);
       w.heading('Attachments');
       for (const a of input.attachments) {
         w.text(a.fileName, { bold: true });
@@ -112,9 +93,9 @@ export async function renderFaxDocument(input: FaxDocumentInput): Promise<{ pdf:
     }
   };
   const scratch = await PDFDocument.create();
-  await front(scratch, 0);
+  front(scratch, 0);
   const total = scratch.getPageCount() + attachmentPages;
-  await front(pdf, total);
+  front(pdf, total);
   for (const source of sources) {
     if (!source) continue;
     const pages = await pdf.copyPages(source, source.getPageIndices());
