@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { REFERRAL_NOTE, RESULTS_DIR } from './support/constants.ts';
+import { expectNoAxeViolations, screenshot } from './support/axe.ts';
+import { REFERRAL_NOTE, RESULTS_DIR, UD_SAMPLE } from './support/constants.ts';
 import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
@@ -25,12 +26,8 @@ async function lakesideSends(page: Page, subject: string) {
   await page.getByText('The message was sent successfully.').waitFor();
 }
 
-// Local delivery runs in the background: search the Intake until the message is there, then open it.
-async function openFromIntake(page: Page, subject: string) {
-  await page.goto('/intake');
-  await expectHeading(page, 'Intake');
-  await page.getByRole('searchbox', { name: 'Search' }).fill(subject);
-  const link = page.getByRole('link', { name: subject, exact: true });
+// Local delivery runs in the background: reload the Intake until the message's link is there.
+async function untilListed(page: Page, link: Locator) {
   await expect
     .poll(
       async () => {
@@ -45,6 +42,14 @@ async function openFromIntake(page: Page, subject: string) {
       { timeout: 30_000, interval: 500 },
     )
     .toBe(true);
+}
+
+async function openFromIntake(page: Page, subject: string) {
+  await page.goto('/intake');
+  await expectHeading(page, 'Intake');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(subject);
+  const link = page.getByRole('link', { name: subject, exact: true });
+  await untilListed(page, link);
   await link.click();
   await expectHeading(page, subject);
 }
@@ -104,7 +109,8 @@ test('Riverview opens a referral in Intake, rotates a page, sets its document ty
     await user.goto('/intake');
     await user.getByRole('searchbox', { name: 'Search' }).fill(subject);
     const row = user.getByRole('row').filter({ has: user.getByRole('link', { name: subject, exact: true }) });
-    await row.getByRole('img', { name: 'Printed' }).waitFor();
+    // One badge says how it was processed.
+    await row.getByText('Printed', { exact: true }).waitFor();
     await expectPath(user, '/intake');
   } catch (error) {
     // The fixture screenshots only its own page; these two are where this journey happens.
@@ -161,4 +167,133 @@ test('Lakeside reads a C-CDA referral note in the CDA Explorer, section by secti
   await page.getByRole('heading', { name: 'VITAL SIGNS', exact: true }).waitFor();
   // Built from the parsed XML: the document's own patient heads the header card.
   await page.getByText('Everywoman', { exact: false }).first().waitFor();
+
+  // Print takes the C-CDA too, readable as the explorer shows it (the print dialog is recorded, not shown).
+  await page.context().addInitScript(() => {
+    const window = globalThis as unknown as { print: () => void; printed?: boolean };
+    window.print = () => void (window.printed = true);
+  });
+  const [printWindow] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Print message', exact: true }).click()]);
+  await expect.poll(() => printWindow.evaluate(() => (globalThis as unknown as { printed?: boolean }).printed === true), { timeout: 20_000 }).toBe(true);
+  const printed = printWindow.getByRole('article', { name: 'referral-note.xml' });
+  await printed.getByRole('heading', { name: 'REASON FOR REFERRAL', exact: true }).waitFor();
+  await printed.getByText('Everywoman', { exact: false }).first().waitFor();
+  await printWindow.close();
+});
+
+// Riverview sends Lakeside a referral through the API with a long subject, the scanned referral under a
+// long file name and a long unbroken note: the texts that used to widen the Intake screens.
+async function riverviewSendsLongReferral(baseUrl: string, subject: string, fileName: string, note: string) {
+  const auth = await apiSignIn(baseUrl, 'user@riverview.example.org');
+  const json = { ...auth, 'content-type': 'application/json' };
+  const releaseTypes = (await (await fetch(`${baseUrl}/api/releasetypes`, { headers: auth })).json()) as { id: string; name: string }[];
+  const draft = await fetch(`${baseUrl}/api/messages`, {
+    method: 'PUT',
+    headers: json,
+    body: JSON.stringify({
+      subject,
+      body: 'Please see Ms. Alvarez for palpitations. Notes attached.',
+      toAddress: 'intake@lakeside.direct.example.org',
+      fromAddress: 'referrals@riverview.direct.example.org',
+      releaseTypeId: releaseTypes.find((t) => t.name === 'Referral')?.id,
+      patient: { firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F', patientIds: [] },
+    }),
+  });
+  expect(draft.status, await draft.clone().text()).toBe(200);
+  const { id } = (await draft.json()) as { id: string };
+  const form = new FormData();
+  form.append(
+    'attachmentMeta',
+    JSON.stringify({ documentDate: new Date().toISOString().slice(0, 10), documentDateType: 'today', confidentiality: 'Normal', documentDescription: note }),
+  );
+  form.append('file', new Blob([readFileSync(UD_SAMPLE)], { type: 'application/pdf' }), fileName);
+  const attached = await fetch(`${baseUrl}/api/messages/${id}/attachments`, { method: 'POST', headers: auth, body: form });
+  expect(attached.status, await attached.text()).toBe(200);
+  const sent = await fetch(`${baseUrl}/api/messages/${id}/send`, { method: 'POST', headers: auth });
+  expect(sent.status, await sent.text()).toBe(200);
+}
+
+// The page never scrolls sideways (no DOM library in this project: evaluated as text).
+const pageOverflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
+async function expectFits(page: Page, what: string) {
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(() => pageOverflow(page), { message: `${what} at ${width} px scrolls sideways` }).toBeLessThanOrEqual(0);
+  }
+}
+
+async function shot1280(page: Page, name: string) {
+  mkdirSync(path.join(RESULTS_DIR, 'screens'), { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(RESULTS_DIR, 'screens', `${name}.png`) });
+}
+
+test('Lakeside extracts the patient from a received referral, corrects and saves it, and a reload shows what was saved', { timeout: 150_000 }, async ({ page, baseUrl }) => {
+  const id = Date.now().toString(36);
+  const subject = `Referral for Maria Alvarez: cardiology consult after an emergency visit for palpitations and dizziness, please schedule within two weeks ${id}`;
+  const fileName = `${'Lakeside-Family-Medicine_referral-packet_Alvarez-Maria_1958-04-12_'.repeat(3)}scan.pdf`;
+  const note = `Faxed-and-scanned-referral-packet-${'x'.repeat(200)}`;
+  await riverviewSendsLongReferral(baseUrl, subject, fileName, note);
+
+  await openSignIn(page);
+  // The administrator sees every address of Lakeside, its fax number too (the demo world's consult note by fax).
+  await signIn(page, 'admin@lakeside.example.org');
+  await page.goto('/intake');
+  await expectHeading(page, 'Intake');
+  await expect.poll(() => page.title()).toBe('Intake · ClinicRelay');
+  const link = page.getByRole('link', { name: subject.slice(0, 80) });
+  await untilListed(page, link);
+  // Fax numbers with dashes in the list, whichever way they are stored.
+  await page.getByText('503-555-0202', { exact: true }).first().waitFor();
+  expect(await page.getByText('5035550101', { exact: true }).count()).toBe(0);
+  await expectFits(page, 'The Intake list');
+  await screenshot(page, 'intake-list');
+  await shot1280(page, 'intake-list-1280');
+  await expectNoAxeViolations(page, 'Intake list');
+
+  await link.click();
+  await expectHeading(page, subject);
+  await expect.poll(() => page.title()).toBe(`${subject} · ClinicRelay`);
+  const viewer = page.getByRole('region', { name: `Document viewer: ${fileName}` });
+  await viewer.getByText('Page 1 of 3', { exact: true }).waitFor({ timeout: 20_000 });
+  // The page frame turns pages from the keyboard.
+  await viewer.getByRole('region', { name: `Pages of ${fileName}` }).press('PageDown');
+  await viewer.getByText('Page 2 of 3', { exact: true }).waitFor();
+  await expectFits(page, 'The Intake message');
+  await page.evaluate('window.scrollTo(0, 0)');
+  await screenshot(page, 'intake-message');
+  await shot1280(page, 'intake-message-1280');
+
+  // Empty the names and the birth date: Extract patient fills only empty fields, and marks them.
+  const patient = page.getByRole('region', { name: 'Patient' });
+  const field = (name: string) => patient.getByRole('textbox', { name, exact: true });
+  for (const name of ['First name', 'Middle name', 'Last name', 'Birth date']) await field(name).fill('');
+  await page.getByRole('button', { name: 'Extract patient' }).click();
+  await expect.poll(() => patient.getByText('extracted', { exact: true }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+
+  // What the scan gave is corrected by hand, the birth date typed the short way and read when the field is left.
+  await field('First name').fill('Maria');
+  await field('Middle name').fill('E');
+  await field('Last name').fill('Alvarez-Reyes');
+  await field('City').fill('Portland');
+  await field('Birth date').fill('4/12/58');
+  await field('Birth date').press('Tab');
+  expect(await field('Birth date').inputValue()).toBe('04/12/1958');
+  await patient.getByText('Unsaved changes').waitFor();
+  await screenshot(page, 'intake-message-patient-edited');
+  await Promise.all([saved(page, 'PUT', /\/patient$/), patient.getByRole('button', { name: 'Save patient' }).click()]);
+  await page.getByText('Patient details saved.').waitFor();
+  await patient.getByText('All changes saved').waitFor();
+  await screenshot(page, 'intake-message-patient-saved');
+
+  await page.reload();
+  await expectHeading(page, subject);
+  await expect.poll(() => field('Last name').inputValue()).toBe('Alvarez-Reyes');
+  expect(await field('First name').inputValue()).toBe('Maria');
+  expect(await field('Middle name').inputValue()).toBe('E');
+  expect(await field('Birth date').inputValue()).toBe('04/12/1958');
+  expect(await field('City').inputValue()).toBe('Portland');
+  expect(await patient.getByRole('combobox', { name: 'Gender' }).inputValue()).toBe('Female');
+  await expectNoAxeViolations(page, 'Intake message');
 });

@@ -1,16 +1,20 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { expectNoAxeViolations, screenshot } from './support/axe.ts';
+import { UD_SAMPLE } from './support/constants.ts';
 import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // Release end to end: compose with a real PDF, send, and watch each recipient get delivered by the
 // workers of the running server.
 
-async function sendAndOpen(page: Page, subject: string) {
+// `sent`: the send's answer as the toast shows it (it names recipients that cannot be reached yet).
+async function sendAndOpen(page: Page, subject: string, sent = 'The message was sent successfully.') {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   const review = page.getByRole('dialog', { name: 'Review and Send' });
   await review.getByRole('button', { name: 'Confirm' }).click();
-  await page.getByText('The message was sent successfully.').waitFor();
+  await page.getByText(sent).first().waitFor();
   await expectPath(page, '/release');
   await page.getByRole('link', { name: subject, exact: true }).click();
   await expectHeading(page, subject);
@@ -69,9 +73,11 @@ test('Lakeside faxes a document to a fax number hosted here and to another Direc
   await composeReferral(page, ['5035550101', 'records@elsewhere.example.com'], 'Records for Maria Alvarez');
   // A fax recipient brings the fax options.
   await page.getByRole('checkbox', { name: 'Include cover sheet' }).waitFor();
-  await sendAndOpen(page, 'Records for Maria Alvarez');
-  await expectDelivery(page, '503-555-0101', 'Delivered');
-  await expectDelivery(page, 'records@elsewhere.example.com', 'Awaiting Direct transport');
+  // The Direct address outside this installation cannot be reached yet: the answer says so, naming it.
+  await sendAndOpen(page, 'Records for Maria Alvarez', 'The message was sent, but 1 recipient cannot be reached yet.');
+  // The sandbox fax provider delivers to a number hosted here without a real fax, and says so.
+  await expectDelivery(page, '503-555-0101', 'Delivered to an organization on this installation (sandbox: no real fax was sent)');
+  await expectDelivery(page, 'records@elsewhere.example.com', 'Waiting: Direct delivery to addresses outside this installation is not available yet');
 });
 
 // Two sends and two deliveries: longer than the default journey timeout on a loaded machine.
@@ -119,3 +125,118 @@ test('Lakeside removes an address from its saved Direct addresses', { timeout: 6
   await page.getByRole('dialog', { name: 'Saved Direct addresses' }).waitFor();
   expect(await page.getByRole('dialog', { name: 'Saved Direct addresses' }).getByRole('cell', { name: 'referrals@riverview.direct.example.org', exact: true }).count()).toBe(0);
 });
+
+// Files dropped on the page as a browser hands them over: a DataTransfer built in the page (evaluated
+// as text: this project has no DOM library).
+async function dropFiles(page: Page, files: { name: string; base64: string }[]) {
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const transfer = new DataTransfer();
+    for (const file of ${JSON.stringify(files)}) {
+      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], file.name, { type: 'application/pdf' }));
+    }
+    return transfer;
+  })()`);
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer });
+  await page.dispatchEvent('body', 'dragover', { dataTransfer });
+  await page.dispatchEvent('body', 'drop', { dataTransfer });
+}
+
+// A paste of `text` into the focused field, as the browser fires it.
+async function paste(page: Page, text: string) {
+  await page.evaluate(`(() => {
+    const clipboardData = new DataTransfer();
+    clipboardData.setData('text/plain', ${JSON.stringify(text)});
+    document.activeElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  })()`);
+}
+
+// Issue 9: a pasted address list makes one tag per address, a wrong birth date is caught as it is typed,
+// and two files dropped at once are attached together, each with its own upload.
+test('Lakeside pastes a list of recipients, is told at once of a wrong birth date, and drops two files on the page', { timeout: 60_000 }, async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'user@lakeside.example.org');
+  await page.goto('/release/new');
+  await expectHeading(page, 'New message');
+  await expect.poll(() => page.title()).toBe('New message · ClinicRelay');
+
+  const toInput = page.getByRole('combobox', { name: 'To', exact: true });
+  await toInput.focus();
+  await paste(page, 'referrals@riverview.direct.example.org; records@elsewhere.example.com, 503-555-0202');
+  const to = page.locator('.mantine-TagsInput-root');
+  for (const tag of ['referrals@riverview.direct.example.org', 'records@elsewhere.example.com', '5035550202']) await to.getByText(tag, { exact: true }).waitFor();
+
+  const birthDate = page.getByRole('textbox', { name: 'Birth date', exact: true });
+  await birthDate.fill('02/30/2001');
+  await birthDate.press('Tab');
+  await page.getByText('"Patient Birth Date" is invalid.').waitFor();
+  expect(await birthDate.getAttribute('aria-invalid')).toBe('true');
+  await birthDate.fill('4/12/58');
+  await birthDate.press('Tab');
+  await expect.poll(() => birthDate.inputValue()).toBe('04/12/1958');
+  expect(await page.getByText('"Patient Birth Date" is invalid.').count()).toBe(0);
+
+  await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(`Records for Maria Alvarez ${Date.now().toString(36)}`);
+  const pdf = readFileSync(UD_SAMPLE).toString('base64');
+  // A long name (up to 255 characters) must not widen the page anywhere.
+  const longName = `${'Cardiology-consultation-note-for-Maria-Alvarez-'.repeat(4)}2026.pdf`;
+  await dropFiles(page, [
+    { name: 'referral-letter.pdf', base64: pdf },
+    { name: longName, base64: pdf },
+  ]);
+  const dialog = page.getByRole('dialog', { name: 'Attach a new file' });
+  const files = dialog.getByRole('table', { name: 'Files to attach' });
+  await files.getByText('referral-letter.pdf').waitFor();
+  await files.getByText(`${longName.slice(0, 60)}…`).waitFor();
+  await screenshot(page, 'release-compose-attach-two-files');
+  await expectNoWiderThanWindow(page);
+  await expectNoAxeViolations(page, 'attach a new file with two dropped files');
+  await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
+  await page.getByText('2 files were attached.').waitFor();
+  // The first file made the draft: it now lives at its own address.
+  await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/release\/draft\//);
+  await page.getByRole('button', { name: 'referral-letter.pdf', exact: true }).waitFor();
+  await page.getByRole('button', { name: longName, exact: true }).waitFor();
+
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  // Everything still missing is listed at once, and the fields are marked.
+  const problems = page.getByRole('alert').filter({ hasText: 'Please fix the following errors before sending.' });
+  await problems.getByText('"From" address is required.').waitFor();
+  await problems.getByText('"Release Type" is required.').waitFor();
+  await problems.getByText('"Patient First Name" is required.').waitFor();
+  await problems.getByText('"Patient Gender" is required.').waitFor();
+  expect(await page.getByRole('dialog', { name: 'Review and Send' }).count()).toBe(0);
+
+  await screenshot(page, 'release-compose');
+  await page.getByRole('button', { name: 'referral-letter.pdf', exact: true }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'release-compose-attachments');
+  await expectNoWiderThanWindow(page);
+  await expectNoAxeViolations(page, 'release compose with its errors listed');
+
+  // Completed, it goes out; the answer names the recipient that cannot be reached yet.
+  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  await choose(page, 'Release type', 'Referral');
+  await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Maria');
+  await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Alvarez');
+  await choose(page, 'Gender', 'Female');
+  const subject = await page.getByRole('textbox', { name: 'Subject', exact: true }).inputValue();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const review = page.getByRole('dialog', { name: 'Review and Send' });
+  await review.getByText('Attachments: 2').waitFor();
+  await review.getByRole('button', { name: 'Confirm' }).click();
+  const notice = page.getByRole('alert').filter({ hasText: 'The message was sent, but 1 recipient cannot be reached yet.' });
+  await notice.getByText('records@elsewhere.example.com').waitFor();
+  await expectPath(page, '/release');
+  await page.getByRole('link', { name: subject, exact: true }).click();
+  await expectHeading(page, subject);
+  await expect.poll(() => page.title()).toBe(`${subject} · ClinicRelay`);
+  await expectDelivery(page, '503-555-0202', 'Delivered to an organization on this installation (sandbox: no real fax was sent)');
+  await page.getByRole('button', { name: longName, exact: true }).waitFor();
+  await screenshot(page, 'release-message');
+  await expectNoWiderThanWindow(page);
+  await expectNoAxeViolations(page, 'release message with a sandbox fax and a long file name');
+});
+
+async function expectNoWiderThanWindow(page: Page) {
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+}

@@ -4,9 +4,9 @@ import { text } from './text.ts';
 
 // Sign-in calls: the spec does not show them; the foundation issue fixes these shapes.
 export const loginRequest = z.object({
-  userName: text().trim().min(1, 'Username is required.').max(256),
-  password: text().min(1, 'Password is required.').max(PASSWORD_MAX_LENGTH),
-  code: text().trim().max(16).optional(),
+  userName: text('Username').trim().min(1, 'Username is required.').max(256),
+  password: text('Password').min(1, 'Password is required.').max(PASSWORD_MAX_LENGTH),
+  code: text('Verification code').trim().max(16).optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 

@@ -71,7 +71,7 @@ const validIsoDate = (value: string) => isoDate.test(value) && new Date(`${value
 
 // The attachmentMeta of an upload or an update; dates are YYYY-MM-DD.
 export const attachmentMetaInput = z.object({
-  documentType: text().trim().max(128).nullish(),
+  documentType: text('Document Type').trim().max(128).nullish(),
   documentDate: text()
     .trim()
     .max(10)
@@ -98,9 +98,12 @@ export const attachmentContentQuery = z.object({ native: z.enum(['true', 'false'
 
 // A file's name, on upload as on rename (end-user §4 "Attachments": names are editable).
 export const MAX_FILE_NAME_LENGTH = 255;
-export const attachmentFileName = text().trim().min(1).max(MAX_FILE_NAME_LENGTH, attachmentMessages.fileNameTooLong);
+export const attachmentFileName = text('File name').trim().min(1).max(MAX_FILE_NAME_LENGTH, attachmentMessages.fileNameTooLong);
 
-// PUT /api/messages/{id}/attachments: the list with dates, meta, selection and names.
+// PUT /api/messages/{id}/attachments: the list with dates, meta, selection and names. Problems are keyed by
+// the item's place in the list: on a received message (Intake) a document date after today is refused on save
+// ('<index>.attachmentMeta.documentDate': 'Document Date must be equal or less than today.'), and a new name
+// that passes 255 characters with the extension it keeps ('<index>.fileName') too.
 export const attachmentUpdate = z.object({
   id: text().uuid(),
   isSelected: z.boolean().optional(),

@@ -24,3 +24,5 @@ export const DATE_FORMAT = 'MM/DD/YYYY';
 export const RETRY_AFTER_POLL_MS = 500;
 export const PREVIEW_POLL_MS = 2_000;
 export const PREVIEW_POLL_MAX = 15;
+// end-user §9: popovers (and tooltips) open after 200 ms.
+export const POPOVER_DELAY_MS = 200;

@@ -1,9 +1,27 @@
 import { z } from 'zod';
 import { text } from './text.ts';
 
+// A recipient the send answer warns about (issue 9, "sandbox honesty"): reason is a sentence shown as is.
+export const recipientNotice = z.object({ recipient: text(), channel: z.enum(['Direct', 'Fax']), reason: text() });
+export type RecipientNotice = z.infer<typeof recipientNotice>;
+
 // POST /api/messages/{id}/send, /forward and /reply answer at once; delivery runs in the background.
-export const sendResult = z.object({ message: text(), id: text() });
+// waiting: recipients this installation cannot reach yet (the message waits for them; message then says so
+// instead of "sent successfully"). simulated: recipients whose delivery is only simulated (sandbox fax).
+export const sendResult = z.object({ message: text(), id: text(), waiting: z.array(recipientNotice), simulated: z.array(recipientNotice) });
 export type SendResult = z.infer<typeof sendResult>;
+
+// Not in the spec: the send answer's texts when some recipients cannot be reached (end-user §8 has only
+// the success text, which would be untrue then) and why, per recipient.
+export const sendNotices = {
+  directOutsideInstallation:
+    'Direct delivery to addresses outside this installation is not available yet. The message waits for this recipient and is delivered once it is.',
+  sandboxFax: 'This installation uses the sandbox fax provider: no real fax is sent to this number.',
+  sentWithWaiting: (waiting: number, total: number) =>
+    waiting === total
+      ? `The message was sent, but none of its recipients can be reached yet. It waits for them; see each recipient's status.`
+      : `The message was sent, but ${waiting === 1 ? '1 recipient' : `${waiting} recipients`} cannot be reached yet. It waits for them; see each recipient's status.`,
+} as const;
 
 // Not shown in the spec: where each send problem is reported in the 400's modelState. One key per
 // field; a To address that is not valid gets its own key naming it, so a tags input can mark that tag:
@@ -33,11 +51,27 @@ export const sendModelStateKeys = {
 
 // The texts delivery writes as a recipient's reason (the sender's per-recipient status).
 export const deliveryReasons = {
-  awaitingDirectTransport: 'Awaiting Direct transport',
+  awaitingDirectTransport: sendNotices.directOutsideInstallation,
   deliveredHere: 'Delivered to an organization on this installation',
   sandboxFaxDelivered: 'Delivered by the sandbox fax provider (no real fax was sent)',
   sandboxFaxDeliveredHere: 'Delivered by the sandbox fax provider to an organization on this installation (no real fax was sent)',
 } as const;
+
+// Reasons that mean the delivery was only simulated; 'Awaiting Direct transport' is how rows written before
+// issue 9 say they wait.
+const SIMULATED_REASONS: readonly string[] = [deliveryReasons.sandboxFaxDelivered, deliveryReasons.sandboxFaxDeliveredHere];
+const WAITING_REASONS: readonly string[] = [deliveryReasons.awaitingDirectTransport, 'Awaiting Direct transport'];
+export const isSimulatedDelivery = (reason: string | null | undefined) => !!reason && SIMULATED_REASONS.includes(reason);
+
+// A recipient's status as one line the web shows as is (a bare "Delivered" for a sandbox fax was untrue).
+export function deliveryStatusDetail(status: 'Pending' | 'Delivered' | 'Failed', reason: string | null | undefined): string {
+  if (reason === deliveryReasons.sandboxFaxDelivered) return 'Delivered (sandbox: no real fax was sent)';
+  if (reason === deliveryReasons.sandboxFaxDeliveredHere) return 'Delivered to an organization on this installation (sandbox: no real fax was sent)';
+  if (reason === deliveryReasons.deliveredHere) return 'Delivered to an organization on this installation';
+  if (status === 'Pending' && reason && WAITING_REASONS.includes(reason)) return 'Waiting: Direct delivery to addresses outside this installation is not available yet';
+  if (status === 'Pending') return 'Pending';
+  return reason ? `${status}: ${reason}` : status;
+}
 
 export type RecipientAddress = { channel: 'Direct'; address: string } | { channel: 'Fax'; address: string };
 

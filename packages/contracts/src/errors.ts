@@ -7,6 +7,8 @@ export const errorResponse = z.object({
   modelState: z.record(text(), z.array(text())).optional(),
   exceptionMessage: text().optional(),
   twoFactorRequired: z.boolean().optional(),
+  // A refused send of a message never saved as a draft: the draft that send's save made is gone (issue 9).
+  draftDiscarded: z.boolean().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

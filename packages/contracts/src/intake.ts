@@ -46,9 +46,12 @@ const optionalIsoDate = text()
   .nullish()
   .refine((v) => !v || isValidIsoDate(v), 'Date is invalid.');
 
+// The longest Intake search and column filter value (the web's search box uses it as its maxLength).
+export const INTAKE_SEARCH_MAX_LENGTH = 200;
+
 // A column filter of the Intake list: case-insensitive; 'equals' on toAddress matches any recipient.
 export const intakeColumnFilter = z.object({
-  value: text().trim().max(200),
+  value: text('Filter').trim().max(INTAKE_SEARCH_MAX_LENGTH),
   operator: z.enum(['equals', 'contains']),
 });
 export const intakeColumnFilterKeys = ['subject', 'fromAddress', 'toAddress', 'patientName'] as const;
@@ -85,8 +88,9 @@ export const intakeFilter = z.object({
   processedTypes: z.array(z.enum(processedTypes)).max(4).nullish(),
   // Document source ids (the organization's Direct addresses and fax numbers) the message came to.
   sources: z.array(text().uuid()).max(100).nullish(),
-  // Free text: subject, from, to, patient name.
-  filter: text().trim().max(200).nullish(),
+  // Free text: subject, from, to, patient name. A longer search is refused with a sentence naming the limit
+  // rather than cut short: a cut search would quietly find what the user did not type (the box caps it anyway).
+  filter: text('Search').trim().max(INTAKE_SEARCH_MAX_LENGTH).nullish(),
   // Not in the spec: per-column filters of the list's Subject, From, To and Patient columns.
   columnFilters: z
     .object({
@@ -126,6 +130,9 @@ export type IntakeListItem = z.infer<typeof intakeListItem>;
 // Counts shown beside the list filters; above the cap a count shows as "N+" (end-user §2).
 export const INTAKE_COUNT_CAP = 99;
 export const formatCount = (n: number) => (n > INTAKE_COUNT_CAP ? `${INTAKE_COUNT_CAP}+` : String(n));
+// Not in the spec: the pager's total is counted up to this many pages past the page's start; beyond, the list
+// says so (totalCountCapped) and the web shows the total as "N+", like the filter counters (end-user §9).
+export const INTAKE_TOTAL_COUNT_PAGES = 10;
 export const intakeCounts = z.object({ all: z.number().int(), unassigned: z.number().int(), assignedToSelf: z.number().int(), unread: z.number().int(), failed: z.number().int() });
 
 // counts: within the date range and what the caller may see, each capped at INTAKE_COUNT_CAP + 1.
@@ -134,6 +141,8 @@ export const intakeCounts = z.object({ all: z.number().int(), unassigned: z.numb
 export const intakeList = z.object({
   items: z.array(intakeListItem),
   totalCount: z.number().int(),
+  // true: more than totalCount messages match (totalCount is then the page's start + INTAKE_TOTAL_COUNT_PAGES pages).
+  totalCountCapped: z.boolean().optional(),
   counts: intakeCounts.optional(),
   nothingAssigned: z.boolean().optional(),
   administrators: z.array(text()).optional(),
@@ -167,10 +176,16 @@ export const intakeMessages = {
   intakeRuleDeleted: 'The intake rule has been deleted.',
 } as const;
 
+// Not in the spec: PUT /api/messages/{id}/patient on a received message of a print-only organization (end-user
+// §4: Intake's patient fields are disabled in print export mode).
+export const intakePatientMessages = {
+  printOnly: "Your organization prints Intake documents instead of exporting them, so a received message's patient cannot be changed.",
+} as const;
+
 // PUT /api/messages/{id}/process: processed (with how) or back to unprocessed; subject optional rename.
 export const processRequest = z.object({
   isProcessed: z.boolean(),
-  subject: text().trim().max(255).nullish(),
+  subject: text('Subject').trim().max(255).nullish(),
   processType: z.enum(processedTypes).nullish(),
 });
 
@@ -236,7 +251,7 @@ export const userSortColumns = ['userName', 'firstName', 'lastName', 'role'] as 
 export const userSort = z.object({ col: z.enum(userSortColumns), dir: z.enum(['asc', 'desc']).default('asc') });
 export type UserSort = z.infer<typeof userSort>;
 export const usersQuery = z.object({
-  search: text().trim().max(200).optional(),
+  search: text('Search').trim().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(USERS_PAGE_SIZE),
   sort: text()
@@ -280,7 +295,7 @@ export const intakeRuleView = z.object({
 // (Administrator) creates one, DELETE /api/intakerules/{id} (Administrator) removes it and its assignments.
 export const intakeRuleCreate = z
   .object({
-    name: text().trim().min(1, 'Name is required.').max(100),
+    name: text('Name').trim().min(1, 'Name is required.').max(100),
     toAddress: text().trim().toLowerCase().max(256).nullish(),
     fromAddress: text().trim().toLowerCase().max(256).nullish(),
     sourceType: z.enum(intakeSourceTypes).nullish(),

@@ -73,7 +73,10 @@ export const isValidIsoDate = (value: string) => {
 
 export const patientIdentifier = z.object({ root: text().trim().max(128).nullish(), id: text().trim().max(128).nullish() });
 
-// The Patient of end-user §3. Format rules apply on every save; the "required" rules at send.
+// The Patient of end-user §3. Format rules apply on every save; the "required" rules at send. On a received
+// message (Intake), PUT /api/messages/{id}/patient applies §5's Intake rules on save: first and last name
+// required unless the organization has the non-patient export, birth date not after today, 409 when the
+// organization only prints. Fields left out keep their stored value; null clears one.
 export const patient = z.object({
   patientId: text().trim().max(128).nullish(),
   patientIds: z.array(patientIdentifier).max(20).default([]),
@@ -137,6 +140,10 @@ export const delivery = z.object({
   reason: text().nullable(),
   updatedAt: text(),
   deliveredAt: text().nullable(),
+  // The status as one line to show as is ("Delivered (sandbox: no real fax was sent)"; delivery.ts
+  // deliveryStatusDetail), and whether the delivery was only simulated (the sandbox fax provider).
+  statusDetail: text(),
+  isSimulated: z.boolean(),
 });
 
 // The Message of end-user §3 as GET /api/messages/{id} returns it.
@@ -179,15 +186,15 @@ export type Message = z.infer<typeof message>;
 // PUT /api/messages and PUT /api/messages/{id}: save a draft. Everything optional: a draft may be
 // incomplete; the send rules are checked at send.
 export const draftSave = z.object({
-  subject: text().max(255).optional(),
-  fromAddress: text().trim().max(256).nullish(),
-  toAddress: text().max(4000).optional(),
-  body: text().max(20_000).optional(),
-  comments: text().max(2000).nullish(),
+  subject: text('Subject').max(255).optional(),
+  fromAddress: text('"From" address').trim().max(256).nullish(),
+  toAddress: text('"To" address').max(4000).optional(),
+  body: text('Message').max(20_000).optional(),
+  comments: text('Comments').max(2000).nullish(),
   isUrgent: z.boolean().optional(),
   releaseTypeId: text().uuid().nullish(),
   classification: z.object({ code: text().max(64) }).nullish(),
-  reasonForDisclosure: text().max(255).nullish(),
+  reasonForDisclosure: text('Reason for disclosure').max(255).nullish(),
   conversion: z.enum(['Pdf', 'Cda']).nullish(),
   properties: faxProperties.partial().nullish(),
   trackFaxResponses: z.boolean().optional(),
@@ -197,6 +204,10 @@ export const draftSave = z.object({
   attachments: z.array(z.object({ id: text().uuid() })).max(100).optional(),
   // On a new draft: a non-PHI fax (no patient); the server sets origin to the brand plus '_non-patient'.
   isNonPatient: z.boolean().optional(),
+  // Not in the spec: true when this save is the first step of a send (compose's Send, the non-PHI fax modal).
+  // A draft this call creates is discarded if that send is refused, unless a file was attached to it or it
+  // was saved again without the flag: a draft exists only when the user saved it or attached a file.
+  beforeSend: z.boolean().optional(),
 });
 export type DraftSave = z.infer<typeof draftSave>;
 
@@ -204,7 +215,7 @@ export const messageListQuery = z.object({
   pageStart: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(30),
   isDraft: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-  search: text().trim().max(200).optional(),
+  search: text('Search').trim().max(200).optional(),
   startDate: text().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'Start date is invalid.'),
   endDate: text().trim().max(10).optional().refine((v) => !v || isValidIsoDate(v), 'End date is invalid.'),
 });

@@ -1,4 +1,5 @@
 import { Stack, Text, Title } from '@mantine/core';
+import { usePageTitle } from '../app/page-title.ts';
 
 interface AdminAreaPageProps {
   title: string;
@@ -8,6 +9,7 @@ interface AdminAreaPageProps {
 
 // Stands in for a back-office screen until its issue is built; shows no data by design.
 export function AdminAreaPage({ title, summary }: AdminAreaPageProps) {
+  usePageTitle(title);
   return (
     <Stack gap="xs">
       <Title order={1}>{title}</Title>

@@ -1,14 +1,15 @@
-import { AppShell, Box, Burger, Button, Group, Menu, NavLink, ScrollArea, Select, Stack, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { messages } from '@clinicrelay/contracts/errors.ts';
-import { ApiError } from '../api/client.ts';
-import { useChangeOrganization, useUpdatePreferences } from '../api/session.ts';
-import { notifyError } from '../components/notify.ts';
+import { AppShell, Box, Burger, Button, Group, Menu, NavLink, ScrollArea, Stack, Text, useMantineTheme } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useUpdatePreferences } from '../api/session.ts';
+import { CenteredLoader } from './centered-loader.tsx';
 import { isActiveEntry, visibleNavigation } from './navigation.ts';
-import { LOGIN_PATH, LOGOUT_PATH } from './paths.ts';
-import { storeRedirect, urlOf } from './redirect.ts';
+import { OrganizationStatusModal, organizationStatusOf } from './organization-status.tsx';
+import { OrganizationSwitcher, useOrganizationSwitch } from './organization-switcher.tsx';
+import { LOGOUT_PATH } from './paths.ts';
 import { useSession } from './session-context.ts';
+
+const NAVBAR_ID = 'main-navigation';
 
 /** The signed-in frame: header, collapsible sidebar, page, footer. */
 export function AppLayout() {
@@ -17,7 +18,14 @@ export function AppLayout() {
   const [mobileOpened, mobile] = useDisclosure(false);
   const updatePreferences = useUpdatePreferences();
   const collapsed = preferences.sidebarCollapsed;
+  // A hidden sidebar is only moved off screen: inert keeps the keyboard out of links nobody can see.
+  const desktop = useMediaQuery(`(min-width: ${useMantineTheme().breakpoints.sm})`);
+  const sidebarHidden = desktop ? collapsed : !mobileOpened;
   const groups = visibleNavigation(profile.roles, features);
+  const switching = useOrganizationSwitch();
+  const status = organizationStatusOf(profile);
+  // A canceled organization's pages would only answer 403: its modal stands alone.
+  const blocked = status === 'cancelled' || status === 'reactivation';
 
   return (
     <AppShell
@@ -29,13 +37,16 @@ export function AppLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={mobileOpened} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger opened={mobileOpened} onClick={mobile.toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" aria-expanded={mobileOpened} aria-controls={NAVBAR_ID} />
+            {/* Always the three lines on desktop (an X reads as "close"); the state is in aria-expanded. */}
             <Burger
-              opened={!collapsed}
+              opened={false}
               onClick={() => updatePreferences.mutate({ sidebarCollapsed: !collapsed })}
               visibleFrom="sm"
               size="sm"
               aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+              aria-expanded={!collapsed}
+              aria-controls={NAVBAR_ID}
             />
             <Text fw={700} fz="xl" c="teal.8">
               ClinicRelay
@@ -53,7 +64,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="sm" aria-label="Main navigation">
+      <AppShell.Navbar id={NAVBAR_ID} p="sm" aria-label="Main navigation" inert={sidebarHidden}>
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap="md">
             {groups.map((group) => (
@@ -80,10 +91,17 @@ export function AppLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
-        {/* Keyed by organization so switching remounts the page: the current route reloads for the new one. */}
-        <Box key={profile.organizationId ?? 'none'}>
-          <Outlet />
-        </Box>
+        {switching ? (
+          <CenteredLoader label="Switching organization" />
+        ) : (
+          !blocked && (
+            // Keyed by organization so switching remounts the page: the current route reloads for the new one.
+            <Box key={profile.organizationId ?? 'none'}>
+              <Outlet />
+            </Box>
+          )
+        )}
+        {status && !switching && <OrganizationStatusModal status={status} />}
       </AppShell.Main>
 
       <AppShell.Footer>
@@ -97,40 +115,6 @@ export function AppLayout() {
         </Group>
       </AppShell.Footer>
     </AppShell>
-  );
-}
-
-function OrganizationSwitcher() {
-  const { profile } = useSession();
-  const location = useLocation();
-  const navigate = useNavigate();
-  const changeOrganization = useChangeOrganization();
-
-  return (
-    <Select
-      aria-label="Organization"
-      data={profile.organizations.map((organization) => ({ value: organization.id, label: organization.name }))}
-      value={profile.organizationId}
-      allowDeselect={false}
-      disabled={changeOrganization.isPending}
-      w={240}
-      onChange={(orgId) => {
-        if (!orgId || orgId === profile.organizationId) return;
-        changeOrganization.mutate(orgId, {
-          onSuccess: (next) => {
-            // No profile for the new organization: sign in again, then come back here.
-            if (next === null) {
-              storeRedirect(urlOf(location));
-              void navigate(LOGIN_PATH, { replace: true });
-            }
-          },
-          onError: (error) => {
-            const authError = error instanceof ApiError && (error.status === 401 || error.status === 403);
-            if (!authError) notifyError(error instanceof ApiError ? error.message : messages.serverError);
-          },
-        });
-      }}
-    />
   );
 }
 

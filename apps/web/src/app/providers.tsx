@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 // The toast container and its transitions are fetched with the first toast, not with every first load.
 const Toasts = lazy(async () => ({ default: (await import('./toasts.tsx')).Toasts }));
@@ -17,7 +17,7 @@ interface AppProvidersProps {
 export function AppProviders({ queryClient, env = 'default', children }: AppProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} env={env}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>
         <ToastsOnDemand />
         {children}
       </MantineProvider>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { usePageTitle } from './page-title.ts';
 
 interface PublicPageProps {
   /** The page's h1. */
@@ -9,6 +10,7 @@ interface PublicPageProps {
 
 /** The centered card every page outside the signed-in layout uses (sign-in, outcomes, errors). */
 export function PublicPage({ title, children }: PublicPageProps) {
+  usePageTitle(title);
   return (
     <Center mih="100vh" p="md" bg="gray.0">
       <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={420}>

@@ -57,10 +57,21 @@ describe('ColumnFilter', () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Filter Received' }));
-    expect(screen.getByLabelText('Value').textContent).toContain('03/04/2026');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Value' }).value).toBe('03/04/2026');
     await user.click(screen.getByLabelText('Value'));
     await user.click(screen.getByRole('button', { name: '10 March 2026' }));
     await user.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(onChange).toHaveBeenCalledExactlyOnceWith({ value: '2026-03-10', operator: 'equals' });
+  });
+
+  it('filters a date column by a typed day', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    renderWithProviders(<ColumnFilter kind="date" label="Received" value={null} onChange={onChange} />);
+
+    await user.click(screen.getByRole('button', { name: 'Filter Received' }));
+    // Enter takes the typed day and submits the filter in one keypress.
+    await user.type(screen.getByRole('textbox', { name: 'Value' }), '3/10/26{enter}');
     expect(onChange).toHaveBeenCalledExactlyOnceWith({ value: '2026-03-10', operator: 'equals' });
   });
 });

@@ -1,7 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ActionIcon, Button, Group, NativeSelect, Popover, Stack, TextInput } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { DATE_FORMAT } from '@clinicrelay/contracts/constants.ts';
+import { DayInput } from './date-range-filter.tsx';
 
 export type FilterOperator = 'equals' | 'contains';
 
@@ -38,7 +37,13 @@ function FunnelIcon() {
 export function ColumnFilter(props: ColumnFilterProps) {
   const { label, value, onChange } = props;
   const [opened, setOpened] = useState(false);
-  const [draft, setDraft] = useState('');
+  const [draft, setDraftState] = useState('');
+  // Read on submit: Enter in a date field sets the draft in the same keypress that submits the form.
+  const draftRef = useRef('');
+  const setDraft = (next: string) => {
+    draftRef.current = next;
+    setDraftState(next);
+  };
   const [operator, setOperator] = useState<FilterOperator>('contains');
 
   const open = () => {
@@ -68,7 +73,8 @@ export function ColumnFilter(props: ColumnFilterProps) {
           onSubmit={(event) => {
             event.preventDefault();
             // Only text filters choose an operator; dates and choices match exactly.
-            apply(draft ? { value: draft, operator: props.kind === 'text' ? operator : 'equals' } : null);
+            const chosen = draftRef.current;
+            apply(chosen ? { value: chosen, operator: props.kind === 'text' ? operator : 'equals' } : null);
           }}
         >
           <Stack gap="xs" w={220}>
@@ -84,10 +90,8 @@ export function ColumnFilter(props: ColumnFilterProps) {
               </>
             )}
             {props.kind === 'date' && (
-              <DatePickerInput
+              <DayInput
                 label="Value"
-                valueFormat={DATE_FORMAT}
-                placeholder={DATE_FORMAT}
                 value={draft || null}
                 onChange={(date) => setDraft(date ?? '')}
                 // The calendar must stay inside this popover, or clicking a day counts as an outside click.

@@ -149,6 +149,6 @@ describe('ListPage', () => {
     }
     renderWithProviders(<DatedPage />);
     await user.click(screen.getByRole('button', { name: 'Today' }));
-    expect(screen.getByLabelText('Start date').textContent).toMatch(/\d\d\/\d\d\/\d{4}/);
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Start date' }).value).toMatch(/\d\d\/\d\d\/\d{4}/);
   });
 });

@@ -19,6 +19,10 @@ export interface ListColumn<Row> {
   /** Cell content; defaults to the row's `key` field as text. */
   render?: (row: Row) => ReactNode;
   filter?: ColumnFilterDefinition;
+  /** Column width (px or a CSS length); with `fixedLayout` the columns without one share the rest. */
+  width?: number | string;
+  /** Shown in the header cell instead of the header text and filter (e.g. a select-all box, two filters). */
+  headerContent?: ReactNode;
 }
 
 export interface ListQueryResult<Row> {
@@ -26,6 +30,8 @@ export interface ListQueryResult<Row> {
   totalCount: number | undefined;
   isLoading: boolean;
   error?: unknown;
+  /** More rows match than totalCount says (the server stopped counting): the total shows as "N+". */
+  totalCountCapped?: boolean;
 }
 
 export interface ListPageProps<Row> {
@@ -41,6 +47,8 @@ export interface ListPageProps<Row> {
   /** Shows the date range filter, with optional extra quick ranges. */
   dateRange?: boolean | { quickRanges: QuickRange[] };
   emptyText?: string;
+  /** Fixed table layout: the table takes the page's width and cells cut their text instead of widening it. */
+  fixedLayout?: boolean;
 }
 
 const defaultRowKey = (row: unknown) => (row as { id: string | number }).id;
@@ -63,6 +71,7 @@ export function ListPage<Row>({
   actions,
   dateRange,
   emptyText,
+  fixedLayout = false,
 }: ListPageProps<Row>) {
   const items = query.items ?? [];
   const totalCount = query.totalCount ?? 0;
@@ -102,11 +111,15 @@ export function ListPage<Row>({
       </Group>
       {query.error ? <Alert color="red">{errorDetails(query.error).message}</Alert> : null}
       <Table.ScrollContainer minWidth={600}>
-        <Table striped highlightOnHover>
+        <Table striped highlightOnHover layout={fixedLayout ? 'fixed' : undefined}>
           <Table.Thead>
             <Table.Tr>
               {columns.map((column) =>
-                column.sortable ? (
+                column.headerContent !== undefined ? (
+                  <Table.Th key={column.key} w={column.width}>
+                    {column.headerContent}
+                  </Table.Th>
+                ) : column.sortable ? (
                   <SortableHeader
                     key={column.key}
                     column={column.key}
@@ -118,7 +131,7 @@ export function ListPage<Row>({
                     {column.header}
                   </SortableHeader>
                 ) : (
-                  <Table.Th key={column.key}>
+                  <Table.Th key={column.key} w={column.width}>
                     <Group gap={4} wrap="nowrap">
                       {column.header}
                       {filterOf(column)}
@@ -151,7 +164,7 @@ export function ListPage<Row>({
           <PageSizeSelect value={state.pageSize} onChange={(pageSize) => onStateChange({ pageSize })} />
           {totalCount > 0 && (
             <Text size="sm" c="dimmed">
-              {first}–{Math.min(first + items.length - 1, totalCount)} of {totalCount}
+              {first}–{Math.min(first + items.length - 1, totalCount)} of {query.totalCountCapped ? `${totalCount.toLocaleString('en-US')}+` : totalCount}
             </Text>
           )}
         </Group>

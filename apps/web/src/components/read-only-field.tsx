@@ -7,7 +7,8 @@ export function ReadOnlyField({ label, value }: { label: string; value: string }
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text>{value || '—'}</Text>
+      {/* A long unbroken value (an address, a file name) wraps instead of widening the page. */}
+      <Text style={{ overflowWrap: 'anywhere' }}>{value || '—'}</Text>
     </div>
   );
 }

@@ -71,7 +71,8 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
       <Text component="dt" size="xs" c="dimmed" fw={600}>
         {label}
       </Text>
-      <Text component="dd" size="sm" m={0} mb={6}>
+      {/* Long OIDs and identifiers break anywhere rather than run into the next column. */}
+      <Text component="dd" size="sm" m={0} mb={6} style={{ overflowWrap: 'anywhere' }}>
         {children}
       </Text>
     </>

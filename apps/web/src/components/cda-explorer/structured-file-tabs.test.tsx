@@ -39,22 +39,25 @@ describe('XML attachment tabs', () => {
     saveTokens({ accessToken: 'access-1', tokenType: 'Bearer', expiresIn: 900, refreshToken: 'refresh-1' });
   });
 
-  itWithFixtures('with IntakeCdaViewer on: Preview shows the text, CDA Explorer shows the referral note and its sections', async () => {
+  itWithFixtures('with IntakeCdaViewer on: the CDA Explorer opens first with the referral note and its sections, the raw text is the second tab', async () => {
     serveFile(referralNote);
     renderStructured('referral-note.xml', ['IntakeCdaViewer']);
-    expect((await screen.findByLabelText('Contents of referral-note.xml')).textContent).toBe(referralNote);
-    expect(screen.getByRole('tab', { name: 'Preview' }).getAttribute('aria-selected')).toBe('true');
-    // The explorer is not built until asked for.
-    expect(screen.queryByRole('navigation', { name: 'Table of contents' })).toBeNull();
-
-    fireEvent.click(screen.getByRole('tab', { name: 'CDA Explorer' }));
+    await screen.findByRole('tab', { name: 'CDA Explorer' });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['CDA Explorer', 'Preview']);
+    expect(screen.getByRole('tab', { name: 'CDA Explorer' }).getAttribute('aria-selected')).toBe('true');
     const toc = await screen.findByRole('navigation', { name: 'Table of contents' });
     expect(within(toc).getByRole('link', { name: 'REASON FOR REFERRAL' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Referral Note' })).toBeTruthy();
     expect(screen.getByText('Eve Betterhalf')).toBeTruthy();
+    // The raw text is not shown until asked for.
+    expect(screen.queryByLabelText('Contents of referral-note.xml')).toBeNull();
 
     fireEvent.click(screen.getByRole('tab', { name: 'Preview' }));
-    expect(await screen.findByLabelText('Contents of referral-note.xml')).toBeTruthy();
+    expect((await screen.findByLabelText('Contents of referral-note.xml')).textContent).toBe(referralNote);
+    expect(screen.queryByRole('navigation', { name: 'Table of contents' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'CDA Explorer' }));
+    expect(await screen.findByRole('navigation', { name: 'Table of contents' })).toBeTruthy();
   });
 
   itWithFixtures('with the feature off: only the Preview tab', async () => {
@@ -74,7 +77,6 @@ describe('XML attachment tabs', () => {
   it('shows why a hostile XML attachment is refused', async () => {
     serveFile('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><ClinicalDocument xmlns="urn:hl7-org:v3">&e;</ClinicalDocument>');
     renderStructured('evil.xml', ['IntakeCdaViewer']);
-    fireEvent.click(await screen.findByRole('tab', { name: 'CDA Explorer' }));
     expect(await screen.findByText(/declares a DTD or entities/)).toBeTruthy();
   });
 });

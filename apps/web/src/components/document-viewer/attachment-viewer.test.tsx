@@ -49,7 +49,7 @@ const summary = (pages: number) => ({
 });
 
 /** A fake attachment server: a PDF of `pages` pages, transforms and restore as the API answers them. */
-function stubServer(options: { pages?: number; pending?: number; text?: string; restoreFails?: boolean } = {}) {
+function stubServer(options: { pages?: number; pending?: number; text?: string; restoreFails?: boolean; transformFails?: boolean } = {}) {
   const original = options.pages ?? 3;
   let pages = original;
   let pending = options.pending ?? 0;
@@ -73,6 +73,7 @@ function stubServer(options: { pages?: number; pending?: number; text?: string; 
         return new Response(new Uint8Array([pages]), { status: 200, headers: { 'Content-Type': 'application/pdf' } });
       }
       if (method === 'PUT' && url === `${FILE_PATH}/transforms`) {
+        if (options.transformFails) return json(500, { message: 'The PDF could not be changed.' });
         pages -= (body as { deletions: number[] }).deletions.length;
         return json(200, summary(pages));
       }
@@ -152,6 +153,48 @@ describe('AttachmentViewer', () => {
       body: { rotations: [{ page: 2, degrees: 90 }], deletions: [] },
     });
     expect(onChanged).toHaveBeenCalledTimes(1);
+  });
+
+  it('turns pages from the keyboard while the page frame has the focus, and announces the page', async () => {
+    stubServer({ pages: 4 });
+    renderWithProviders(<AttachmentViewer messageId={MESSAGE_ID} attachment={attachment()} mode="view" />);
+    await screen.findByText('Page 1 of 4');
+    const frame = screen.getByRole('region', { name: 'Pages of referral.pdf' });
+    expect(frame.tabIndex).toBe(0);
+    // The page line is a polite live region: a screen reader hears each new page.
+    expect(screen.getByText('Page 1 of 4').getAttribute('aria-live')).toBe('polite');
+    fireEvent.keyDown(frame, { key: 'PageDown' });
+    await screen.findByText('Page 2 of 4');
+    fireEvent.keyDown(frame, { key: 'ArrowRight' });
+    await screen.findByText('Page 3 of 4');
+    fireEvent.keyDown(frame, { key: 'End' });
+    await screen.findByText('Page 4 of 4');
+    fireEvent.keyDown(frame, { key: 'PageDown' });
+    await screen.findByText('Page 4 of 4');
+    fireEvent.keyDown(frame, { key: 'PageUp' });
+    await screen.findByText('Page 3 of 4');
+    fireEvent.keyDown(frame, { key: 'Home' });
+    await screen.findByText('Page 1 of 4');
+    expect(screen.getByRole('img', { name: 'referral.pdf, page 1' })).toBeTruthy();
+  });
+
+  it('with confirmSaves, says each page change was saved', async () => {
+    stubServer({ pages: 3 });
+    renderWithProviders(<AttachmentViewer messageId={MESSAGE_ID} attachment={attachment()} mode="edit" confirmSaves />);
+    await screen.findByText('Page 1 of 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate page' }));
+    expect(await screen.findByText('Page 1 rotated and saved.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove page' }));
+    expect(await screen.findByText('Page 1 removed and saved.')).toBeTruthy();
+  });
+
+  it('with confirmSaves, a refused rotation says it was not saved', async () => {
+    stubServer({ pages: 3, transformFails: true });
+    renderWithProviders(<AttachmentViewer messageId={MESSAGE_ID} attachment={attachment()} mode="edit" confirmSaves />);
+    await screen.findByText('Page 1 of 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate page' }));
+    expect(await screen.findByText('The page change was not saved: The PDF could not be changed.')).toBeTruthy();
+    expect(screen.queryByText('Page 1 rotated and saved.')).toBeNull();
   });
 
   it('removes the shown page; the last page cannot be removed', async () => {

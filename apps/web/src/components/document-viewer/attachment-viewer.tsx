@@ -22,25 +22,46 @@ export interface AttachmentViewerProps {
   onChanged?: () => void;
   /** While the preview is Processing: asks the caller to fetch the attachment's status again. */
   onPollStatus?: () => void;
+  /** Confirms each page change with a toast (Intake, where a change saves at once). */
+  confirmSaves?: boolean;
+  /** The page frame's maximum height (CSS), for a viewer in a side pane. */
+  frameMaxHeight?: string;
 }
+
+// Not in the spec: the toasts of confirmSaves.
+export const viewerToasts = {
+  pageRotated: (page: number) => `Page ${page} rotated and saved.`,
+  pageRemoved: (page: number) => `Page ${page} removed and saved.`,
+  changeFailed: (message: string) => `The page change was not saved: ${message}`,
+} as const;
 
 const pdfName = (fileName: string) => `${fileName.replace(/\.[^./\\]+$/, '')}.pdf`;
 
 /** One attachment of a message in the document viewer, by its preview status (end-user §4 "Attachments"). */
-export function AttachmentViewer({ messageId, attachment, mode, onChanged, onPollStatus }: AttachmentViewerProps) {
+export function AttachmentViewer({ messageId, attachment, mode, onChanged, onPollStatus, confirmSaves, frameMaxHeight }: AttachmentViewerProps) {
   switch (attachment.previewAvailable) {
     case 'NotApplicable':
-      return <StructuredFile key={attachment.id} messageId={messageId} attachment={attachment} />;
+      return <StructuredFile key={attachment.id} messageId={messageId} attachment={attachment} frameMaxHeight={frameMaxHeight} />;
     case 'Failed':
       return <Alert color="red">{previewMessages.failed}</Alert>;
     case 'Processing':
       return <PreviewProcessing key={attachment.id} onPollStatus={onPollStatus} />;
     default:
-      return <PdfAttachment key={attachment.id} messageId={messageId} attachment={attachment} mode={mode} onChanged={onChanged} />;
+      return (
+        <PdfAttachment
+          key={attachment.id}
+          messageId={messageId}
+          attachment={attachment}
+          mode={mode}
+          onChanged={onChanged}
+          confirmSaves={confirmSaves}
+          frameMaxHeight={frameMaxHeight}
+        />
+      );
   }
 }
 
-function PdfAttachment({ messageId, attachment, mode, onChanged }: Omit<AttachmentViewerProps, 'onPollStatus'>) {
+function PdfAttachment({ messageId, attachment, mode, onChanged, confirmSaves, frameMaxHeight }: Omit<AttachmentViewerProps, 'onPollStatus'>) {
   // Bumped after each change on the server, so the viewer fetches the new rendition.
   const [version, setVersion] = useState(0);
   const load = useCallback<PdfLoader>(
@@ -53,12 +74,14 @@ function PdfAttachment({ messageId, attachment, mode, onChanged }: Omit<Attachme
     setVersion((v) => v + 1);
     onChanged?.();
   };
-  const transform = async (body: { rotations?: { page: number; degrees: number }[]; deletions?: number[] }) => {
+  const transform = async (body: { rotations?: { page: number; degrees: number }[]; deletions?: number[] }, done: string) => {
     try {
       await transformAttachment(messageId, attachment.id, { rotations: body.rotations ?? [], deletions: body.deletions ?? [] });
+      if (confirmSaves) notifySuccess(done);
       changed();
     } catch (error) {
-      notifyError(errorDetails(error).message);
+      const { message } = errorDetails(error);
+      notifyError(confirmSaves ? viewerToasts.changeFailed(message) : message);
     }
   };
   const restore = async () => {
@@ -76,18 +99,19 @@ function PdfAttachment({ messageId, attachment, mode, onChanged }: Omit<Attachme
     <DocumentViewer
       load={load}
       fileName={pdfName(attachment.fileName)}
-      onRotatePage={editing ? (page) => transform({ rotations: [{ page, degrees: 90 }] }) : undefined}
-      onRemovePage={editing ? (page) => transform({ deletions: [page] }) : undefined}
+      onRotatePage={editing ? (page) => transform({ rotations: [{ page, degrees: 90 }] }, viewerToasts.pageRotated(page)) : undefined}
+      onRemovePage={editing ? (page) => transform({ deletions: [page] }, viewerToasts.pageRemoved(page)) : undefined}
       onRestore={editing ? restore : undefined}
       canRestore={attachment.isRestorable}
       print={editing}
       download={editing}
+      frameMaxHeight={frameMaxHeight}
     />
   );
 }
 
 // Structured records (XML, C-CDA, HL7 v2) have no rendition: the file itself, read-only, no tools.
-function StructuredFile({ messageId, attachment }: { messageId: string; attachment: ViewedAttachment }) {
+function StructuredFile({ messageId, attachment, frameMaxHeight = '80vh' }: { messageId: string; attachment: ViewedAttachment; frameMaxHeight?: string }) {
   const [state, setState] = useState<{ text?: string; error?: string }>({});
   useEffect(() => {
     const controller = new AbortController();
@@ -103,7 +127,7 @@ function StructuredFile({ messageId, attachment }: { messageId: string; attachme
   if (state.error) return <Alert color="red">{state.error}</Alert>;
   if (state.text === undefined) return <Loader size="sm" aria-label="Loading document" />;
   const preview = (
-    <Code block aria-label={`Contents of ${attachment.fileName}`} style={{ maxHeight: '80vh', overflow: 'auto', whiteSpace: 'pre-wrap' }}>
+    <Code block tabIndex={0} role="region" aria-label={`Contents of ${attachment.fileName}`} style={{ maxHeight: frameMaxHeight, overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
       {state.text}
     </Code>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ActionIcon, Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { attachmentToasts } from '@clinicrelay/contracts/attachments.ts';
@@ -28,6 +28,8 @@ export interface DocumentViewerProps {
   canRestore?: boolean;
   print?: boolean;
   download?: boolean;
+  /** The page frame's maximum height (CSS); a side pane passes what fits beside the page. */
+  frameMaxHeight?: string;
 }
 
 interface Loaded {
@@ -84,7 +86,17 @@ function printPdf(bytes: Uint8Array<ArrayBuffer>) {
  * A PDF shown one page at a time on a canvas, the way a faxed referral is read: page N of M, zoom
  * to fit the width or in steps, and the page tools the caller allows.
  */
-export function DocumentViewer({ load, fileName, onRotatePage, onRemovePage, onRestore, canRestore = true, print, download }: DocumentViewerProps) {
+export function DocumentViewer({
+  load,
+  fileName,
+  onRotatePage,
+  onRemovePage,
+  onRestore,
+  canRestore = true,
+  print,
+  download,
+  frameMaxHeight = '80vh',
+}: DocumentViewerProps) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [pageNumber, setPageNumber] = useState(1);
   const [zoom, setZoom] = useState<Zoom>('fit');
@@ -138,6 +150,16 @@ export function DocumentViewer({ load, fileName, onRotatePage, onRemovePage, onR
     );
     return () => render.cancel();
   }, [pdf, page, zoom, fitWidth]);
+
+  // The focused page frame turns pages from the keyboard, as PDF readers do; "Page N of M" announces it.
+  const onFrameKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || pageCount === 0) return;
+    const targets: Record<string, number> = { PageDown: page + 1, ArrowRight: page + 1, PageUp: page - 1, ArrowLeft: page - 1, Home: 1, End: pageCount };
+    const target = targets[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    setPageNumber(Math.min(Math.max(target, 1), pageCount));
+  };
 
   const run = (tool: (pageNumber: number) => Promise<void>) => {
     setBusy(true);
@@ -201,7 +223,7 @@ export function DocumentViewer({ load, fileName, onRotatePage, onRemovePage, onR
             <ActionIcon type="button" variant="default" aria-label="Previous page" disabled={page <= 1} onClick={() => setPageNumber(page - 1)}>
               ‹
             </ActionIcon>
-            <Text size="sm" aria-live="polite">
+            <Text size="sm" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
               Page {page} of {pageCount}
             </Text>
             <ActionIcon type="button" variant="default" aria-label="Next page" disabled={page >= pageCount} onClick={() => setPageNumber(page + 1)}>
@@ -232,7 +254,15 @@ export function DocumentViewer({ load, fileName, onRotatePage, onRemovePage, onR
     <Stack gap="xs">
       {(editing || print || download) && tools}
       {body}
-      <Box ref={frameRef} style={{ overflow: 'auto', maxHeight: '80vh', display: pdf && !current.error ? 'block' : 'none' }}>
+      <Box
+        ref={frameRef}
+        tabIndex={0}
+        role="region"
+        aria-label={`Pages of ${fileName}`}
+        aria-keyshortcuts="PageUp PageDown ArrowLeft ArrowRight Home End"
+        onKeyDown={onFrameKey}
+        style={{ overflow: 'auto', maxHeight: frameMaxHeight, display: pdf && !current.error ? 'block' : 'none' }}
+      >
         <canvas ref={canvasRef} role="img" aria-label={`${fileName}, page ${page}`} style={{ display: 'block', border: '1px solid var(--mantine-color-gray-3)' }} />
       </Box>
     </Stack>

@@ -22,7 +22,9 @@ export function ConfirmAttachmentsModal({ opened, onClose, unselected, onRemove,
         </Text>
         <List size="sm">
           {unselected.map((a) => (
-            <List.Item key={a.id}>{a.fileName}</List.Item>
+            <List.Item key={a.id} style={{ overflowWrap: 'anywhere' }}>
+              {a.fileName}
+            </List.Item>
           ))}
         </List>
         <Text size="sm" c="dimmed">

@@ -1,3 +1,4 @@
+import { Text } from '@mantine/core';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { useDeleteIntakeMessage } from './api.ts';
@@ -17,7 +18,7 @@ export function DeleteMessageModal({ opened, onClose, message, onDeleted }: Dele
       opened={opened}
       onClose={onClose}
       title="Delete message"
-      message={`Delete “${message.subject || '(no subject)'}”? It leaves the Intake of everyone in your organization.`}
+      message={<Text style={{ overflowWrap: 'anywhere' }}>{`Delete “${message.subject || '(no subject)'}”? It leaves the Intake of everyone in your organization.`}</Text>}
       confirmLabel="Delete"
       danger
       successMessage={releaseMessages.messageDeleting}

@@ -1,7 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Group, Indicator, Popover, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import { useSession } from '../../app/session-context.ts';
+import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { gearTasksOf, type GearTask, type GearTaskStore } from './gear-tasks.ts';
 import { GearIcon } from './intake-icons.tsx';
@@ -25,40 +27,41 @@ export function GearTaskList() {
   const [store, tasks] = useGearTasks();
   const running = tasks.filter((t) => t.worker.inProgress).length;
   return (
-    <Popover position="bottom-end" width={380} shadow="md" withinPortal>
-      <Popover.Target>
-        <Indicator disabled={running === 0} label={running} size={16}>
+    // The Indicator wraps the Popover: the Popover's target gets aria-expanded, which only the button may carry.
+    <Indicator disabled={running === 0} label={running} size={16}>
+      <Popover position="bottom-end" width={380} shadow="md" withinPortal>
+        <Popover.Target>
           <ActionIcon variant="default" size="lg" aria-label="Background tasks">
             <GearIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="xs" aria-label="Background tasks list">
-          {tasks.length === 0 && <Text size="sm" c="dimmed">No background tasks.</Text>}
-          {tasks.map((task) => (
-            <Group key={task.id} justify="space-between" wrap="nowrap" align="flex-start">
-              <Stack gap={0} style={{ minWidth: 0 }}>
-                <Text size="sm" fw={500}>
-                  {task.content}
-                </Text>
-                <Anchor component={Link} to={task.href} size="xs" truncate>
-                  {task.message.subject || '(no subject)'}
-                </Anchor>
-                <Text size="xs" c="dimmed" truncate>
-                  {task.message.from} → {task.message.to} · {formatDateTime(task.date)}
-                </Text>
-              </Stack>
-              <TaskState task={task} />
-            </Group>
-          ))}
-          {tasks.some((t) => !t.worker.inProgress) && (
-            <Button size="xs" variant="subtle" onClick={() => store.clearFinished()}>
-              Clear finished
-            </Button>
-          )}
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Stack gap="xs" aria-label="Background tasks list">
+            {tasks.length === 0 && <Text size="sm" c="dimmed">No background tasks.</Text>}
+            {tasks.map((task) => (
+              <Group key={task.id} justify="space-between" wrap="nowrap" align="flex-start">
+                <Stack gap={0} style={{ minWidth: 0 }}>
+                  <Text size="sm" fw={500}>
+                    {task.content}
+                  </Text>
+                  <Anchor component={Link} to={task.href} size="xs" truncate>
+                    {task.message.subject || '(no subject)'}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" truncate>
+                    {displayAddress(task.message.from)} → {splitAddresses(task.message.to).map(displayAddress).join('; ')} · {formatDateTime(task.date)}
+                  </Text>
+                </Stack>
+                <TaskState task={task} />
+              </Group>
+            ))}
+            {tasks.some((t) => !t.worker.inProgress) && (
+              <Button size="xs" variant="subtle" onClick={() => store.clearFinished()}>
+                Clear finished
+              </Button>
+            )}
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }

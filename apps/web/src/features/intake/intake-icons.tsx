@@ -1,19 +1,21 @@
 // Small inline icons (the app has no icon library).
 
-export function PrinterIcon({ label }: { label: string }) {
+/** Labelled, it is an image of its own; without a label it decorates the text beside it. */
+export function PrinterIcon({ label }: { label?: string }) {
   return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" role="img" aria-label={label}>
-      <title>{label}</title>
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true })}>
+      {label && <title>{label}</title>}
       <path d="M6 9V3h12v6M6 18H4a2 2 0 0 1-2-2v-5a2 2 0 0 1 2-2h16a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2h-2" />
       <path d="M6 14h12v7H6z" />
     </svg>
   );
 }
 
-export function ExportIcon({ label }: { label: string }) {
+/** Labelled, it is an image of its own; without a label it decorates the text beside it. */
+export function ExportIcon({ label }: { label?: string }) {
   return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" role="img" aria-label={label}>
-      <title>{label}</title>
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true })}>
+      {label && <title>{label}</title>}
       <path d="M12 3v12m0 0-4-4m4 4 4-4M4 17v3h16v-3" />
     </svg>
   );

@@ -223,9 +223,10 @@ describe('Intake message view: interoperability settings (end-user §4 "Page str
     expect(field('Visit date').value).toBe('11/01/2026');
     expect(screen.queryByText(/Visit fields are used only/)).toBeNull();
 
-    fireEvent.change(field('Visit date'), { target: { value: '2026-11-02' } });
+    fireEvent.change(field('Visit date'), { target: { value: '11/31/2026' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save patient' }));
     expect(await screen.findByText('"Patient Visit Date" is invalid.')).toBeTruthy();
+    expect(savedPatient).toBeUndefined();
     fireEvent.change(field('Visit ID'), { target: { value: 'V-2' } });
     fireEvent.change(field('Visit date'), { target: { value: '11/02/2026' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save patient' }));

@@ -1,32 +1,39 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Button, Card, Group, Loader, Menu, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Card, Center, Grid, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { intakeMessages, processedTypes } from '@clinicrelay/contracts/intake.ts';
-import { releaseMessages, splitAddresses, type Message, type Patient } from '@clinicrelay/contracts/messages.ts';
+import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
+import { splitAddresses, type Message } from '@clinicrelay/contracts/messages.ts';
 import { isPrintExportMode, visitFieldsEnabled } from '@clinicrelay/contracts/organization-settings.ts';
 import { ApiError } from '../../api/client.ts';
 import { useOrganizationSettings } from '../../api/organization-settings.ts';
+import { usePageTitle } from '../../app/page-title.ts';
 import { useSession } from '../../app/session-context.ts';
 import { errorDetails } from '../../components/error-details.ts';
+import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { MessageActivityModal } from '../../components/message-activity-modal.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { useIntakeMessage, useMarkRead, useProcessMessage, useSavePatient, useUpdateAttachments, type ProcessType } from './api.ts';
+import { ReadOnlyField } from '../../components/read-only-field.tsx';
+import { useIntakeMessage, useMarkRead, useProcessMessage, useUpdateAttachments, type ProcessType } from './api.ts';
 import { ConfirmAttachmentsModal } from './confirm-attachments-modal.tsx';
 import { DeleteMessageModal } from './delete-message-modal.tsx';
-import { GearTaskList, useGearTasks } from './gear-task-list.tsx';
+import { useGearTasks } from './gear-task-list.tsx';
 import { useIntakeHub } from './hub.ts';
-import { IntakeAttachments } from './intake-attachments.tsx';
-import { exportLabels, runExport, isStructured, type ExportKind } from './intake-export.ts';
+import { IntakeAttachments, type Attachment } from './intake-attachments.tsx';
+import { IntakeDocumentPane } from './intake-document-pane.tsx';
+import { runExport, isStructured, type ExportKind } from './intake-export.ts';
+import { IntakeMessageHeader } from './intake-message-header.tsx';
 import { printAttachments } from './intake-print.ts';
-import { docStatus, docStatusColor, processedTypeLabels, statusLabel } from './intake-text.ts';
-import { ExtractionFailed, extractPatient, fillEmptyFields, isoToUs, usToIso, type ExtractedField, type PatientDraft } from './patient-extraction.ts';
+import { intakeSaveTexts } from './intake-text.ts';
+import { patientNamesRequired } from './patient-draft.ts';
+import { ExtractionFailed, extractPatient } from './patient-extraction.ts';
 import { PatientSection } from './patient-section.tsx';
 import { TriageModal } from './triage-modal.tsx';
-import { ReadOnlyField } from '../../components/read-only-field.tsx';
+import { usePatientForm } from './use-patient-form.ts';
+import { useUnsavedWarning } from './use-unsaved-warning.ts';
 
-type Attachment = Message['attachments'][number];
 interface Notice {
   userId: string;
   text: string;
@@ -34,29 +41,22 @@ interface Notice {
 /** What waits for the Confirm Attachments answer. */
 type Pending = { kind: 'process'; type: ProcessType } | { kind: 'export'; type: ExportKind } | { kind: 'print' };
 
-const draftOf = (patient: Patient | null): PatientDraft => ({
-  firstName: patient?.firstName ?? '',
-  middleName: patient?.middleName ?? '',
-  lastName: patient?.lastName ?? '',
-  birthDate: isoToUs(patient?.birthDate),
-  gender: patient?.gender ?? '',
-  telephone: patient?.telephone ?? '',
-  streetAddress1: patient?.streetAddress1 ?? '',
-  city: patient?.city ?? '',
-  state: patient?.state ?? '',
-  postalCode: patient?.postalCode ?? '',
-  visitId: patient?.visitId ?? '',
-  visitDate: isoToUs(patient?.visitDate),
-});
-
-const orNull = (value: string) => value.trim() || null;
+// Side by side from Mantine's lg breakpoint (1200 px): at 1280 px and up the document sits beside the message.
+const SIDE_BY_SIDE = '(min-width: 75em)';
 
 /** /intake/:id: a received message, its patient and attachments, with who else has it open. */
 export function IntakeMessagePage() {
   const { id = '' } = useParams();
   const query = useIntakeMessage(id);
+  usePageTitle(query.data ? query.data.subject || '(no subject)' : 'Intake');
 
-  if (query.isPending) return <Loader aria-label="Loading message" />;
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading message" />
+      </Center>
+    );
+  }
   if (query.error) {
     const notFound = query.error instanceof ApiError && query.error.status === 404;
     return (
@@ -79,21 +79,25 @@ function IntakeMessageView({ message }: { message: Message }) {
   const markRead = useMarkRead();
   const process = useProcessMessage();
   const updateAttachments = useUpdateAttachments();
-  const savePatient = useSavePatient();
   const [taskStore] = useGearTasks();
   const [notices, setNotices] = useState<Notice[]>([]);
   const [modal, setModal] = useState<'triage' | 'activity' | 'delete' | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [patient, setPatient] = useState<PatientDraft>(() => draftOf(message.patient));
-  const [patientDirty, setPatientDirty] = useState(false);
-  const [extracted, setExtracted] = useState<ReadonlySet<ExtractedField>>(new Set());
   const [extracting, setExtracting] = useState(false);
+  const [viewedId, setViewedId] = useState<string | null>(null);
+  const [attachmentsUnsaved, setAttachmentsUnsaved] = useState(false);
+  const sideBySide = useMediaQuery(SIDE_BY_SIDE) ?? false;
   const isAdministrator = profile.roles.includes('Administrator');
   // Until the settings arrive (or if they cannot be read) the server's defaults apply: export mode, no visit folder.
   const settings = useOrganizationSettings().data;
   const printMode = settings ? isPrintExportMode(settings) : false;
   const visitEditable = settings ? visitFieldsEnabled(settings) : false;
+  const namesRequired = patientNamesRequired(settings);
+  const patient = usePatientForm(message, namesRequired);
+  const blocker = useUnsavedWarning(patient.state === 'unsaved' || attachmentsUnsaved);
   const readSent = useRef(false);
+  const viewed = message.attachments.find((a) => a.id === viewedId) ?? message.attachments[0];
+  const hasDocument = viewed !== undefined;
 
   // Opening marks the message read, once.
   useEffect(() => {
@@ -134,11 +138,9 @@ function IntakeMessageView({ message }: { message: Message }) {
   const run = (action: Pending, attachments: Attachment[]) => {
     if (action.kind === 'process') void doProcess(action.type);
     else if (action.kind === 'export') void runExport({ kind: action.type, message, attachments, tasks: taskStore, queryClient });
-    else {
-      const printable = attachments.filter((a) => !isStructured(a)).map((a) => a.id);
-      if (printable.length === 0) notifyError(intakeMessages.printFailed);
-      else printAttachments(message.id, printable);
-    }
+    else if (attachments.length === 0) notifyError(intakeMessages.printFailed);
+    // Structured records (the C-CDA) print readable beside the PDFs.
+    else printAttachments(message.id, attachments.map((a) => ({ id: a.id, fileName: a.fileName, structured: isStructured(a) })));
   };
 
   // Some attachments unchecked: ask first (Confirm Attachments); otherwise go ahead with all of them.
@@ -162,11 +164,7 @@ function IntakeMessageView({ message }: { message: Message }) {
   const extract = async (attachment: Attachment) => {
     setExtracting(true);
     try {
-      const found = await extractPatient(message.id, attachment.id);
-      const { draft, filled } = fillEmptyFields(patient, found);
-      setPatient(draft);
-      setExtracted(new Set([...extracted, ...filled]));
-      if (filled.length > 0) setPatientDirty(true);
+      patient.applyExtraction(await extractPatient(message.id, attachment.id));
     } catch (error) {
       notifyError(error instanceof ExtractionFailed ? error.message : errorDetails(error).message);
     } finally {
@@ -174,120 +172,39 @@ function IntakeMessageView({ message }: { message: Message }) {
     }
   };
 
-  const save = async () => {
-    const birthDate = patient.birthDate.trim() ? usToIso(patient.birthDate) : null;
-    if (patient.birthDate.trim() && !birthDate) {
-      notifyError(releaseMessages.patientBirthDateInvalid);
-      return;
-    }
-    const visitDate = patient.visitDate.trim() ? usToIso(patient.visitDate) : null;
-    if (patient.visitDate.trim() && !visitDate) {
-      notifyError(releaseMessages.patientVisitDateInvalid);
-      return;
-    }
-    try {
-      await savePatient.mutateAsync({
-        id: message.id,
-        patient: {
-          ...(message.patient ?? { patientIds: [] }),
-          firstName: orNull(patient.firstName),
-          middleName: orNull(patient.middleName),
-          lastName: orNull(patient.lastName),
-          birthDate,
-          gender: (patient.gender || null) as Patient['gender'],
-          telephone: orNull(patient.telephone),
-          streetAddress1: orNull(patient.streetAddress1),
-          city: orNull(patient.city),
-          state: orNull(patient.state),
-          postalCode: orNull(patient.postalCode),
-          visitId: orNull(patient.visitId),
-          visitDate,
-        },
-      });
-      setPatientDirty(false);
-      notifySuccess('Patient details saved.');
-    } catch (error) {
-      notifyError(errorDetails(error).message);
-    }
-  };
+  const leave = (to: string) => void navigate(to);
+  const onAttachmentsUnsaved = useCallback((unsaved: boolean) => setAttachmentsUnsaved(unsaved), []);
 
-  const status = docStatus(message);
+  const details = (
+    <Card withBorder component="section" aria-label="Message details">
+      {/* Addresses get the full width: a long one wraps at its end rather than mid-word. */}
+      <Stack gap="xs">
+        <ReadOnlyField label="From" value={displayAddress(message.fromAddress)} />
+        <ReadOnlyField label="To" value={splitAddresses(message.toAddress).map(displayAddress).join('; ')} />
+        <SimpleGrid type="container" cols={{ base: 1, '320px': 2 }} spacing="sm" verticalSpacing="xs">
+          <ReadOnlyField label="Received" value={formatDateTime(message.systemReceivedDate ?? message.messageDate ?? message.createdDate)} />
+          <ReadOnlyField label="Source" value={message.sourceType ?? ''} />
+        </SimpleGrid>
+      </Stack>
+      {message.body && (
+        <Text mt="sm" size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {message.body}
+        </Text>
+      )}
+    </Card>
+  );
+
   return (
     <Stack>
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Title order={1}>{message.subject || '(no subject)'}</Title>
-          <Group gap="xs">
-            <Badge variant="light" radius="xl">
-              {statusLabel(message.status)}
-            </Badge>
-            <Badge variant="outline" color={docStatusColor[status]}>
-              {status}
-            </Badge>
-            {message.isProcessed && message.processedType && (
-              <Badge variant="light" color="teal">
-                {processedTypeLabels[message.processedType as ProcessType] ?? message.processedType}
-              </Badge>
-            )}
-          </Group>
-        </Stack>
-        <Group gap="xs">
-          <Menu withinPortal>
-            <Menu.Target>
-              <Button loading={process.isPending}>Process</Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {processedTypes.map((type) => (
-                <Menu.Item key={type} onClick={() => start({ kind: 'process', type })}>
-                  {processedTypeLabels[type]}
-                </Menu.Item>
-              ))}
-              {message.isProcessed && (
-                <>
-                  <Menu.Divider />
-                  <Menu.Item onClick={() => void doProcess(null)}>Unprocess</Menu.Item>
-                </>
-              )}
-            </Menu.Dropdown>
-          </Menu>
-          {message.sourceType !== 'Triage' && (
-            <Button component={Link} to={`/release/reply/${message.id}`} variant="default">
-              Reply
-            </Button>
-          )}
-          <Button component={Link} to={`/release/forward/${message.id}`} variant="default">
-            Forward
-          </Button>
-          <Button variant="default" onClick={() => setModal('triage')}>
-            Triage
-          </Button>
-          {/* Named apart from the viewer's own Print, which prints only the document on screen. */}
-          <Button variant="default" aria-label="Print message" onClick={() => start({ kind: 'print' })}>
-            Print
-          </Button>
-          <Menu withinPortal>
-            <Menu.Target>
-              <Button variant="default">Export</Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {(Object.keys(exportLabels) as ExportKind[]).map((kind) => (
-                <Menu.Item key={kind} onClick={() => start({ kind: 'export', type: kind })}>
-                  {exportLabels[kind]}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-          {isAdministrator && (
-            <Button variant="default" onClick={() => setModal('activity')}>
-              Activity
-            </Button>
-          )}
-          <Button variant="default" color="red" onClick={() => setModal('delete')}>
-            Delete
-          </Button>
-          <GearTaskList />
-        </Group>
-      </Group>
+      <IntakeMessageHeader
+        message={message}
+        isAdministrator={isAdministrator}
+        processing={process.isPending}
+        onProcess={(type) => (type ? start({ kind: 'process', type }) : void doProcess(null))}
+        onPrint={() => start({ kind: 'print' })}
+        onExport={(kind) => start({ kind: 'export', type: kind })}
+        onOpen={setModal}
+      />
 
       {notices.map((notice) => (
         <Alert key={notice.userId} color="yellow" title="Notice!">
@@ -295,42 +212,29 @@ function IntakeMessageView({ message }: { message: Message }) {
         </Alert>
       ))}
 
-      <Card withBorder>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <ReadOnlyField label="From" value={message.fromAddress ?? ''} />
-          <ReadOnlyField label="To" value={splitAddresses(message.toAddress).join('; ')} />
-          <ReadOnlyField label="Received" value={formatDateTime(message.systemReceivedDate ?? message.messageDate ?? message.createdDate)} />
-          <ReadOnlyField label="Source" value={message.sourceType ?? ''} />
-        </SimpleGrid>
-        {message.body && (
-          <Text mt="md" style={{ whiteSpace: 'pre-wrap' }}>
-            {message.body}
-          </Text>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: hasDocument ? 5 : 12 }} miw={0}>
+          <Stack>
+            {details}
+            {printMode && <Alert color="blue">Your organization is in print export mode: patient and attachment fields are read-only.</Alert>}
+            <PatientSection form={patient} disabled={printMode} visitDisabled={!visitEditable} namesRequired={namesRequired && !printMode} />
+            <IntakeAttachments
+              message={message}
+              viewed={viewed}
+              onView={setViewedId}
+              onExtract={features.has('PatientExtractionAPI') ? (attachment) => void extract(attachment) : undefined}
+              extracting={extracting}
+              fieldsReadOnly={printMode}
+              onUnsavedChange={onAttachmentsUnsaved}
+            />
+          </Stack>
+        </Grid.Col>
+        {hasDocument && (
+          <Grid.Col span={{ base: 12, lg: 7 }} miw={0}>
+            <IntakeDocumentPane messageId={message.id} attachment={viewed} sticky={sideBySide} />
+          </Grid.Col>
         )}
-      </Card>
-
-      {printMode && <Alert color="blue">Your organization is in print export mode: patient and attachment fields are read-only.</Alert>}
-
-      <PatientSection
-        value={patient}
-        onChange={(next) => {
-          setPatient(next);
-          setPatientDirty(true);
-        }}
-        extracted={extracted}
-        onSave={() => void save()}
-        saving={savePatient.isPending}
-        dirty={patientDirty}
-        disabled={printMode}
-        visitDisabled={!visitEditable}
-      />
-
-      <IntakeAttachments
-        message={message}
-        onExtract={features.has('PatientExtractionAPI') ? (attachment) => void extract(attachment) : undefined}
-        extracting={extracting}
-        fieldsReadOnly={printMode}
-      />
+      </Grid>
 
       <ConfirmAttachmentsModal
         opened={pending !== null}
@@ -343,9 +247,22 @@ function IntakeMessageView({ message }: { message: Message }) {
         }}
         onIncludeAll={() => void includeAll()}
       />
-      <TriageModal opened={modal === 'triage'} onClose={() => setModal(null)} message={message} onTriaged={() => void navigate('/intake')} />
-      <DeleteMessageModal opened={modal === 'delete'} onClose={() => setModal(null)} message={message} onDeleted={() => void navigate('/intake')} />
+      <TriageModal opened={modal === 'triage'} onClose={() => setModal(null)} message={message} onTriaged={() => leave('/intake')} />
+      <DeleteMessageModal opened={modal === 'delete'} onClose={() => setModal(null)} message={message} onDeleted={() => leave('/intake')} />
       {isAdministrator && <MessageActivityModal opened={modal === 'activity'} onClose={() => setModal(null)} messageId={message.id} />}
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Unsaved changes">
+        <Stack>
+          <Text>{intakeSaveTexts.unsavedChanges}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => blocker.reset?.()}>
+              Stay
+            </Button>
+            <Button color="red" onClick={() => blocker.proceed?.()}>
+              Leave
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Stack>
   );
 }

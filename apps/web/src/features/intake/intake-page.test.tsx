@@ -63,16 +63,28 @@ describe('Intake list (end-user §2 "Intake screens")', () => {
     expect(new URLSearchParams(router.state.location.search).get('filter_fromAddress')).toBe('equals: Lab@Quest.example.com ');
   });
 
-  it('shows each column: attachments, subject cut at 80 characters, processed icon, from, to, patient, status pill, doc status, fax pages', async () => {
+  it('shows each column: attachments, subject cut at 80 characters (the full text on hover), from over to with fax numbers dashed, patient, status pill, doc status saying how it was processed, fax pages', async () => {
     const long = `${'A'.repeat(79)}BCDEFGHIJ`;
     await open({
       items: [
         listItem({ id: '11111111-1111-4111-8111-111111111111', subject: long, attachmentCount: 3, status: 'AttachmentRead', isRead: true, faxPageCount: 7, isUrgent: true }),
         listItem({ id: '22222222-2222-4222-8222-222222222222', subject: 'Processed one', isProcessed: true, processedType: 'Printed', status: 'Processed' }),
+        listItem({
+          id: '33333333-3333-4333-8333-333333333333',
+          subject: 'A fax',
+          sourceType: 'Fax',
+          fromAddress: '503-555-0101',
+          toAddress: '5035550202',
+          isProcessed: true,
+          processedType: 'PDFExport',
+          status: 'Processed',
+        }),
+        listItem({ id: '55555555-5555-4555-8555-555555555555', subject: 'Waiting one' }),
       ],
     });
     const first = await rowOf(`${'A'.repeat(79)}B…`);
-    expect(within(first).getByRole('link').getAttribute('title')).toBe(long);
+    fireEvent.mouseEnter(within(first).getByRole('link'));
+    expect((await screen.findByRole('tooltip')).textContent).toBe(long);
     expect(within(first).getByLabelText('3 attachments')).toBeTruthy();
     expect(within(first).getByText('Read')).toBeTruthy();
     expect(within(first).queryByText('AttachmentRead')).toBeNull();
@@ -82,10 +94,38 @@ describe('Intake list (end-user §2 "Intake screens")', () => {
     expect(within(first).getByText('referrals@riverview.direct.example.org')).toBeTruthy();
     expect(within(first).getByText('Alvarez, Maria')).toBeTruthy();
 
+    // One badge per state: the doc status says how it was processed, and no pill repeats "Processed".
     const second = await rowOf('Processed one');
-    expect(within(second).getByRole('img', { name: 'Printed' })).toBeTruthy();
-    // The status pill and the doc status badge both say so.
-    expect(within(second).getAllByText('Processed')).toHaveLength(2);
+    expect(within(second).getByText('Printed')).toBeTruthy();
+    expect(within(second).queryByText('Processed')).toBeNull();
+
+    // Every fax number with dashes (end-user §5), whichever way it was stored.
+    const fax = await rowOf('A fax');
+    expect(within(fax).getByText('503-555-0101')).toBeTruthy();
+    expect(within(fax).getByText('503-555-0202')).toBeTruthy();
+    expect(within(fax).queryByText('5035550202')).toBeNull();
+    fireEvent.mouseEnter(within(fax).getByText('Exported').parentElement!);
+    expect((await screen.findByText('Exported as PDF')).closest('[role="tooltip"]')).toBeTruthy();
+
+    expect(within(await rowOf('Waiting one')).getByText('Not processed')).toBeTruthy();
+  });
+
+  it('names the browser tab "Intake"', async () => {
+    await open();
+    await waitFor(() => expect(document.title).toBe('Intake · ClinicRelay'));
+  });
+
+  it('cannot clear the sort by choosing its current option', async () => {
+    const { calls } = await open();
+    await rowOf('Referral for Maria Alvarez');
+    const sort = screen.getByRole<HTMLInputElement>('combobox', { name: 'Sort' });
+    expect(sort.value).toBe('Received date, newest on top');
+    fireEvent.click(sort);
+    fireEvent.click(await screen.findByRole('option', { name: 'Received date, newest on top' }));
+    expect(sort.value).toBe('Received date, newest on top');
+    fireEvent.click(sort);
+    fireEvent.click(await screen.findByRole('option', { name: 'Updated date, oldest on top' }));
+    await waitFor(() => expect(calls.filter((c) => c.key === 'POST /api/messages').at(-1)?.body).toMatchObject({ orderBy: 'updatedDate', orderDir: 'asc' }));
   });
 
   it('selects rows with a tri-state select-all checkbox', async () => {
@@ -134,6 +174,15 @@ describe('Intake list (end-user §2 "Intake screens")', () => {
     expect(await screen.findByText('All (99+)')).toBeTruthy();
     expect(screen.getByText('Unassigned (4)')).toBeTruthy();
     expect(screen.getByText('Assigned to me (99)')).toBeTruthy();
+  });
+
+  it('shows a total the server stopped counting as "N+"', async () => {
+    await open({ answer: { totalCount: 1000, totalCountCapped: true } });
+    expect(await screen.findByText('1–1 of 1,000+')).toBeTruthy();
+    uninstall?.();
+    cleanup();
+    await open({ answer: { totalCount: 1 } });
+    expect(await screen.findByText('1–1 of 1')).toBeTruthy();
   });
 
   it('says who can help when nothing is assigned to the user, and the plain empty text otherwise', async () => {

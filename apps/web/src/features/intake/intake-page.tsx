@@ -1,31 +1,24 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Anchor, Badge, Button, Checkbox, Group, Menu, MultiSelect, Popover, SegmentedControl, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Menu, MultiSelect, Popover, SegmentedControl, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { formatCount, intakeMessages, processedTypes, type IntakeListItem } from '@clinicrelay/contracts/intake.ts';
+import { usePageTitle } from '../../app/page-title.ts';
 import { useSession } from '../../app/session-context.ts';
-import { formatDateTime } from '../../components/format.ts';
+import { ColumnFilter, type ColumnFilterValue } from '../../components/column-filter.tsx';
+import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { ListPage, type ListColumn } from '../../components/list-page.tsx';
-import { useListState } from '../../components/list-state.ts';
+import { useListState, type ListStatePatch } from '../../components/list-state.ts';
 import { MessageActivityModal } from '../../components/message-activity-modal.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { TruncatedText } from '../../components/truncated-text.tsx';
 import { administratorNames, intakeKeys, processMessage, useDocumentSources, useIntakeList, type ProcessType } from './api.ts';
 import { DeleteMessageModal } from './delete-message-modal.tsx';
 import { GearTaskList } from './gear-task-list.tsx';
-import { useIntakeHub, usePresence, type PresenceEntry } from './hub.ts';
+import { useIntakeHub, usePresence } from './hub.ts';
 import { intakeListDefaults, toIntakeFilter, useIntakeExtraFilters, type Assignment } from './intake-filter-state.ts';
-import { ExportIcon, PaperclipIcon, PrinterIcon } from './intake-icons.tsx';
-import {
-  docStatus,
-  docStatusColor,
-  processedTypeLabels,
-  processedTypeOptions,
-  sourceTypeOptions,
-  statusColor,
-  statusLabel,
-  statusOptions,
-  truncateSubject,
-} from './intake-text.ts';
+import { AddressesCell, DateCell, StatusCell, SubjectCell } from './intake-list-cells.tsx';
+import { processedTypeLabels, processedTypeOptions, sourceTypeOptions, statusOptions } from './intake-text.ts';
 import { TriageModal } from './triage-modal.tsx';
 
 type Row = IntakeListItem;
@@ -45,30 +38,9 @@ export function selectAllState(selected: ReadonlySet<string>, rows: readonly { i
   return count === rows.length ? 'checked' : 'indeterminate';
 }
 
-function ProcessedIcon({ row }: { row: Row }) {
-  if (!row.isProcessed || !row.processedType) return null;
-  const label = processedTypeLabels[row.processedType as ProcessType] ?? row.processedType;
-  return (
-    <Tooltip label={label}>
-      <span>{row.processedType === 'Printed' ? <PrinterIcon label={label} /> : <ExportIcon label={label} />}</span>
-    </Tooltip>
-  );
-}
-
-function OpenBy({ entries }: { entries: readonly PresenceEntry[] | undefined }) {
-  if (!entries || entries.length === 0) return null;
-  const names = entries.map((e) => e.fullName).join(', ');
-  return (
-    <Tooltip label={`Open by ${names}`}>
-      <Badge size="xs" variant="dot" color="orange" aria-label={`Open by ${names}`}>
-        Open
-      </Badge>
-    </Tooltip>
-  );
-}
-
 /** /intake: the organization's received messages, as the user's addresses, rules and assignments give them. */
 export function IntakePage() {
+  usePageTitle('Intake');
   const { profile, features } = useSession();
   const queryClient = useQueryClient();
   const defaults = useMemo(() => intakeListDefaults(), []);
@@ -108,45 +80,53 @@ export function IntakePage() {
     void queryClient.invalidateQueries({ queryKey: intakeKeys.lists() });
   };
 
+  const changeState = (patch: ListStatePatch) => {
+    setSelected(new Set());
+    setState(patch);
+  };
+  const columnFilter = (key: 'fromAddress' | 'toAddress', label: string) => (
+    <ColumnFilter
+      kind="text"
+      label={label}
+      value={state.filters[key] ?? null}
+      onChange={(value: ColumnFilterValue | null) => {
+        const filters = { ...state.filters };
+        if (value) filters[key] = value;
+        else delete filters[key];
+        changeState({ filters });
+      }}
+    />
+  );
+
+  // Fixed widths for the short columns; subject, From/To and patient share the rest and cut their text.
   const columns: ListColumn<Row>[] = [
     {
       key: 'select',
-      header: '',
+      header: 'Select',
+      width: 44,
+      headerContent: (
+        <Checkbox
+          aria-label="Select all"
+          checked={allState === 'checked'}
+          indeterminate={allState === 'indeterminate'}
+          disabled={rows.length === 0}
+          onChange={() => setSelected(allState === 'checked' ? new Set() : new Set(rows.map((r) => r.id)))}
+        />
+      ),
       render: (row) => <Checkbox aria-label={`Select ${row.subject || '(no subject)'}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />,
     },
-    {
-      key: 'attachmentCount',
-      header: 'Files',
-      render: (row) =>
-        row.attachmentCount > 0 ? (
-          <Group gap={2} wrap="nowrap" aria-label={`${row.attachmentCount} attachments`}>
-            <PaperclipIcon />
-            <Text size="sm">{row.attachmentCount}</Text>
-          </Group>
-        ) : null,
-    },
-    {
-      key: 'subject',
-      header: 'Subject',
-      filter: { kind: 'text' },
-      render: (row) => (
-        <Group gap={6} wrap="nowrap">
-          <Anchor component={Link} to={`/intake/${row.id}`} title={row.subject} fw={row.isRead ? undefined : 700}>
-            {truncateSubject(row.subject) || '(no subject)'}
-          </Anchor>
-          <OpenBy entries={othersOn(row.id)} />
-        </Group>
-      ),
-    },
+    { key: 'subject', header: 'Subject', filter: { kind: 'text' }, render: (row) => <SubjectCell row={row} openBy={othersOn(row.id)} /> },
     {
       key: 'date',
       header: 'Date',
-      render: (row) => formatDateTime(state.sortCol === 'updatedDate' ? row.updatedDate : (row.systemReceivedDate ?? row.messageDate)),
+      width: 104,
+      render: (row) => <DateCell value={state.sortCol === 'updatedDate' ? row.updatedDate : (row.systemReceivedDate ?? row.messageDate)} />,
     },
-    { key: 'processedType', header: 'Processed', render: (row) => <ProcessedIcon row={row} /> },
     {
       key: 'actions',
       header: 'Actions',
+      width: 48,
+      headerContent: <VisuallyHidden>Actions</VisuallyHidden>,
       render: (row) => (
         <Menu position="bottom-start" withinPortal>
           <Menu.Target>
@@ -172,31 +152,25 @@ export function IntakePage() {
         </Menu>
       ),
     },
-    { key: 'fromAddress', header: 'From', filter: { kind: 'text' } },
-    { key: 'toAddress', header: 'To', filter: { kind: 'text' } },
-    { key: 'patientName', header: 'Patient', filter: { kind: 'text' } },
     {
-      key: 'status',
-      header: 'Status',
-      render: (row) => (
-        <Badge variant="light" radius="xl" color={statusColor(row.status)}>
-          {statusLabel(row.status)}
-        </Badge>
+      key: 'fromAddress',
+      header: 'From / To',
+      width: '18%',
+      headerContent: (
+        <Group gap={4} wrap="nowrap">
+          From {columnFilter('fromAddress', 'From')} / To {columnFilter('toAddress', 'To')}
+        </Group>
       ),
+      render: (row) => <AddressesCell row={row} />,
     },
+    { key: 'patientName', header: 'Patient', width: '11%', filter: { kind: 'text' }, render: (row) => <TruncatedText text={row.patientName ?? ''} size="sm" /> },
+    { key: 'status', header: 'Status', width: 136, render: (row) => <StatusCell row={row} /> },
     {
-      key: 'docStatus',
-      header: 'Doc status',
-      render: (row) => {
-        const status = docStatus(row);
-        return (
-          <Badge variant="outline" color={docStatusColor[status]}>
-            {status}
-          </Badge>
-        );
-      },
+      key: 'faxPageCount',
+      header: 'Fax pages',
+      width: 56,
+      render: (row) => (row.faxPageCount === null ? '' : <Text size="sm">{row.faxPageCount}</Text>),
     },
-    { key: 'faxPageCount', header: 'Fax pages', render: (row) => (row.faxPageCount === null ? '' : row.faxPageCount) },
   ];
 
   const counts = list.data?.counts;
@@ -213,23 +187,20 @@ export function IntakePage() {
       <ListPage
         title="Intake"
         columns={columns}
-        query={{ items: list.data?.items, totalCount: list.data?.totalCount, isLoading: list.isLoading, error: list.error }}
-        state={state}
-        onStateChange={(patch) => {
-          setSelected(new Set());
-          setState(patch);
+        query={{
+          items: list.data?.items,
+          totalCount: list.data?.totalCount,
+          totalCountCapped: list.data?.totalCountCapped,
+          isLoading: list.isLoading,
+          error: list.error,
         }}
+        state={state}
+        onStateChange={changeState}
         dateRange
         emptyText={emptyText}
+        fixedLayout
         actions={
           <>
-            <Checkbox
-              label="Select all"
-              checked={allState === 'checked'}
-              indeterminate={allState === 'indeterminate'}
-              disabled={rows.length === 0}
-              onChange={() => setSelected(allState === 'checked' ? new Set() : new Set(rows.map((r) => r.id)))}
-            />
             {selectedOnPage.size > 0 && (
               <Menu withinPortal>
                 <Menu.Target>
@@ -252,8 +223,9 @@ export function IntakePage() {
             />
             <Select
               aria-label="Sort"
-              w={250}
+              w={260}
               allowDeselect={false}
+              comboboxProps={{ width: 'target' }}
               data={sortOptions}
               value={`${state.sortCol === 'updatedDate' ? 'updatedDate' : 'receiveDate'}:${state.sortDir}`}
               onChange={(value) => {
@@ -294,7 +266,7 @@ export function IntakePage() {
                   />
                   <MultiSelect
                     label="Sources"
-                    data={(sources.data ?? []).map((s) => ({ value: s.id, label: s.address.fullAddress }))}
+                    data={(sources.data ?? []).map((s) => ({ value: s.id, label: displayAddress(s.address.fullAddress) }))}
                     value={extra.sources}
                     onChange={(values) => setExtra({ sources: values })}
                     comboboxProps={{ withinPortal: false }}

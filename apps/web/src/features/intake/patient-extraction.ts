@@ -1,3 +1,4 @@
+import { formatIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { EXTRACTION_MAX_POLLS, EXTRACTION_POLL_MS, type extractedPatient } from '@clinicrelay/contracts/intake.ts';
 import type { z } from 'zod';
 import { fetchExtraction, startPatientExtraction } from './api.ts';
@@ -34,21 +35,12 @@ export async function extractPatient(messageId: string, attachmentId: string, po
 /** The form's patient fields as text, birth date as MM/DD/YYYY. */
 export type PatientDraft = Record<ExtractedField | 'telephone' | 'streetAddress1' | 'city' | 'state' | 'postalCode' | 'visitId' | 'visitDate', string>;
 
-export const isoToUs = (iso: string | null | undefined) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso ?? '');
-  return match ? `${match[2]}/${match[3]}/${match[1]}` : '';
-};
-export const usToIso = (us: string) => {
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(us.trim());
-  return match ? `${match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}` : null;
-};
-
 /** Completed extraction: fills only the empty fields, and says which ones it filled. */
 export function fillEmptyFields(draft: PatientDraft, found: ExtractedPatient): { draft: PatientDraft; filled: ExtractedField[] } {
   const next = { ...draft };
   const filled: ExtractedField[] = [];
   for (const field of EXTRACTED_FIELDS) {
-    const value = field === 'birthDate' ? isoToUs(found.birthDate) : (found[field] ?? '');
+    const value = field === 'birthDate' ? formatIsoDate(found.birthDate) : (found[field] ?? '');
     if (next[field].trim() === '' && value) {
       next[field] = value;
       filled.push(field);

@@ -5,6 +5,7 @@ import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { DIALOG_WIDTH_PX, SEARCH_DEBOUNCE_MS } from '@clinicrelay/contracts/constants.ts';
 import { useSession } from '../../app/session-context.ts';
 import { errorDetails } from '../../components/error-details.ts';
+import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { useDocumentSources, useOrganizationUsers, useTriageMessage } from './api.ts';
 
@@ -38,7 +39,7 @@ function TriageForm({ message, onClose, onTriaged }: Omit<TriageModalProps, 'ope
   const current = message.toAddress.toLowerCase();
   const options = (sources.data ?? [])
     .filter((s) => s.address.fullAddress.toLowerCase() !== current)
-    .map((s) => ({ value: s.id, label: `${s.address.fullAddress} (${s.address.type})` }));
+    .map((s) => ({ value: s.id, label: `${displayAddress(s.address.fullAddress)} (${s.address.type})` }));
 
   // The typed text is the chosen user's label once one is picked; search only while choosing.
   const users = useOrganizationUsers(userId ? '' : debouncedSearch.trim(), isAdministrator);
@@ -62,7 +63,7 @@ function TriageForm({ message, onClose, onTriaged }: Omit<TriageModalProps, 'ope
 
   return (
     <Stack>
-      <Text size="sm">
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         {isAdministrator
           ? `Move “${message.subject || '(no subject)'}” to another of your organization’s addresses, assign it to one of its users, or both.`
           : `Move “${message.subject || '(no subject)'}” to another of your organization’s addresses.`}
@@ -73,6 +74,7 @@ function TriageForm({ message, onClose, onTriaged }: Omit<TriageModalProps, 'ope
         data={options}
         value={sourceId}
         onChange={setSourceId}
+        allowDeselect={false}
         searchable
         clearable={isAdministrator}
         nothingFoundMessage="No other address"
@@ -84,6 +86,7 @@ function TriageForm({ message, onClose, onTriaged }: Omit<TriageModalProps, 'ope
           data={userOptions}
           value={userId}
           onChange={setUserId}
+          allowDeselect={false}
           searchable
           clearable
           searchValue={userSearch}

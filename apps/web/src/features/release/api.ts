@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
+import { attachmentMessages, supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
 import { respondRequest, type RespondRequest } from '@clinicrelay/contracts/conversations.ts';
+import { sendResult } from '@clinicrelay/contracts/delivery.ts';
 import {
   attachmentMeta,
   cachedAddress,
@@ -13,7 +14,9 @@ import {
   type DraftSave,
   type Message,
 } from '@clinicrelay/contracts/messages.ts';
-import { ApiError, apiFetch, apiResponse } from '../../api/client.ts';
+import { errorResponse, messages } from '@clinicrelay/contracts/errors.ts';
+import { ApiError, apiFetch, apiResponse, ensureFreshToken } from '../../api/client.ts';
+import { isAccessTokenExpired, readTokens } from '../../api/tokens.ts';
 import type { ListState } from '../../components/list-state.ts';
 import { responseFileName } from '../../components/save-file.ts';
 
@@ -130,7 +133,14 @@ export function useSaveDraft() {
   });
 }
 
-const sendResponse = z.object({ message: z.string(), id: z.string().optional() });
+// The send's answer; waiting and simulated name the recipients that cannot be reached yet or are reached
+// only by the sandbox (an older server leaves them out: none).
+const sendResponse = sendResult.partial({ id: true, waiting: true, simulated: true }).transform((answer) => ({
+  ...answer,
+  waiting: answer.waiting ?? [],
+  simulated: answer.simulated ?? [],
+}));
+export type SendAnswer = z.output<typeof sendResponse>;
 
 /** POST /api/messages/{id}/send, /forward or /reply: a 400 carries the modelState to list. */
 export function useSendMessage() {
@@ -159,23 +169,57 @@ export function useDeleteMessage() {
 
 export type AttachmentMeta = z.infer<typeof attachmentMeta>;
 
-/** POST /api/messages/{id}/attachments: multipart file and attachmentMeta (JSON). */
+/**
+ * POST /api/messages/{id}/attachments (multipart file and attachmentMeta) through XMLHttpRequest, the one
+ * browser API that reports upload progress (fetch does not). Same bearer and renewal as apiFetch; a
+ * 401/403 here is only thrown: the message refetch that follows meets it and signs the user off as usual.
+ */
+export async function uploadAttachment(messageId: string, file: File, meta: AttachmentMeta, onProgress?: (fraction: number) => void): Promise<unknown> {
+  await ensureFreshToken();
+  const tokens = readTokens();
+  const form = new FormData();
+  form.append('attachmentMeta', JSON.stringify(meta));
+  form.append('file', file, file.name);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api/messages/${encodeURIComponent(messageId)}/attachments`);
+    request.setRequestHeader('Accept', 'application/json');
+    if (!isAccessTokenExpired(tokens)) request.setRequestHeader('Authorization', `Bearer ${tokens.accessToken}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    };
+    request.onload = () => {
+      let body: unknown;
+      try {
+        body = request.responseText ? (JSON.parse(request.responseText) as unknown) : null;
+      } catch {
+        body = null;
+      }
+      if (request.status >= 200 && request.status < 300) {
+        onProgress?.(1);
+        resolve(body);
+        return;
+      }
+      const parsed = errorResponse.safeParse(body);
+      reject(new ApiError(request.status, parsed.success ? parsed.data : { message: request.status === 413 ? attachmentMessages.tooLarge : messages.serverError }));
+    };
+    request.onerror = () => reject(new ApiError(0, { message: messages.serverError }));
+    request.send(form);
+  });
+}
+
+/** uploadAttachment as a mutation: the draft and the lists refresh after each file. */
 export function useUploadAttachment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ messageId, file, meta }: { messageId: string; file: File; meta: AttachmentMeta }) => {
-      const form = new FormData();
-      form.append('attachmentMeta', JSON.stringify(meta));
-      form.append('file', file, file.name);
-      return apiFetch(`/api/messages/${encodeURIComponent(messageId)}/attachments`, { method: 'POST', body: form });
-    },
+    mutationFn: ({ messageId, file, meta, onProgress }: { messageId: string; file: File; meta: AttachmentMeta; onProgress?: (fraction: number) => void }) =>
+      uploadAttachment(messageId, file, meta, onProgress),
     onSuccess: (_result, { messageId }) => {
       void queryClient.invalidateQueries({ queryKey: releaseKeys.message(messageId) });
       void queryClient.invalidateQueries({ queryKey: releaseKeys.lists() });
     },
   });
 }
-
 
 /** GET /api/messages/{id}/deliverysummary: the PDF and its file name; 403 when turned off, 409 when not ready. */
 export async function fetchDeliverySummary(messageId: string): Promise<{ blob: Blob; fileName: string }> {

@@ -4,7 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { AttachmentViewer, type AttachmentViewerMode } from '../../components/document-viewer/attachment-viewer.tsx';
 import { releaseKeys } from './api.ts';
-import { formatSize, truncateName } from './release-text.ts';
+import { TruncatedText } from '../../components/truncated-text.tsx';
+import { formatSize } from './release-text.ts';
+
+// Names up to 255 characters show cut to 60, the full name on hover and as the button's name.
+const NAME_SHOWN = 60;
 
 interface AttachmentListProps {
   messageId: string;
@@ -23,11 +27,11 @@ export function AttachmentList({ messageId, attachments, mode }: AttachmentListP
 
   return (
     <Stack>
-      <Table>
+      <Table layout="fixed">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Size</Table.Th>
+            <Table.Th w="45%">Name</Table.Th>
+            <Table.Th w={90}>Size</Table.Th>
             <Table.Th>Details</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -40,12 +44,15 @@ export function AttachmentList({ messageId, attachments, mode }: AttachmentListP
                   <Anchor
                     component="button"
                     type="button"
-                    title={attachment.fileName}
+                    aria-label={attachment.fileName}
                     aria-current={isSelected ? 'true' : undefined}
                     fw={isSelected ? 600 : undefined}
+                    size="sm"
+                    display="block"
+                    maw="100%"
                     onClick={() => setSelectedId(attachment.id)}
                   >
-                    {truncateName(attachment.fileName)}
+                    <TruncatedText text={attachment.fileName} maxChars={NAME_SHOWN} inherit span display="block" />
                   </Anchor>
                 </Table.Td>
                 <Table.Td>{formatSize(attachment.sizeInBytes)}</Table.Td>
@@ -57,7 +64,7 @@ export function AttachmentList({ messageId, attachments, mode }: AttachmentListP
                       {attachment.previewAvailable === 'Failed' && <Badge color="red" variant="light">Preview failed</Badge>}
                     </Group>
                     {attachment.attachmentMeta?.documentDescription && (
-                      <Text size="xs" c="dimmed">
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                         {attachment.attachmentMeta.documentDescription}
                       </Text>
                     )}

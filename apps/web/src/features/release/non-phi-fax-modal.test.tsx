@@ -2,7 +2,7 @@ import userEvent from '@testing-library/user-event';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoProfile, json, renderApp, signIn, stubApi, type ApiStubOptions } from '../../app/app-test-harness.tsx';
-import { composeLookups, DRAFT_ID, releaseMessage } from './release-test-fixtures.ts';
+import { composeLookups, DRAFT_ID, installUploadXhr, releaseMessage } from './release-test-fixtures.ts';
 
 const LIST = 'GET /api/messages?pageStart=1&pageSize=25';
 
@@ -11,6 +11,7 @@ afterEach(() => uninstall?.());
 
 function start(handlers: ApiStubOptions['handlers'] = {}, orgIsActivated = true) {
   signIn();
+  installUploadXhr();
   const api = stubApi({
     profile: demoProfile({ orgIsActivated }),
     handlers: {
@@ -65,6 +66,7 @@ describe('Send non-PHI fax', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Send non-PHI fax' })).toBeNull());
     expect(calls.find((call) => call.key === 'PUT /api/messages')?.body).toEqual({
       isNonPatient: true,
+      beforeSend: true,
       toAddress: '5035550202',
       fromAddress: '5035550100',
       subject: 'Clinic hours for December',
@@ -84,6 +86,37 @@ describe('Send non-PHI fax', { timeout: 30_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await within(dialog).findByText('Please fix the following errors before sending.')).toBeTruthy();
     expect(within(dialog).getByText('"To" fax number is required.')).toBeTruthy();
+  });
+
+  it('leaves no draft when the file is refused, and sends a fresh one once corrected (issue 9, point 3)', async () => {
+    let refuseFile = true;
+    const { calls } = start({
+      [`POST /api/messages/${DRAFT_ID}/attachments`]: () => (refuseFile ? json(400, { message: 'FileType is not supported for upload' }) : json(200, { id: 'a-1' })),
+      [`DELETE /api/messages/${DRAFT_ID}`]: () => json(200, { message: 'Deleted.' }),
+    });
+    const dialog = await openModal();
+    await fill(dialog);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText('FileType is not supported for upload')).toBeTruthy();
+    await waitFor(() => expect(calls.some((call) => call.key === `DELETE /api/messages/${DRAFT_ID}`)).toBe(true));
+    expect(calls.some((call) => call.key === `POST /api/messages/${DRAFT_ID}/send`)).toBe(false);
+
+    refuseFile = false;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('The message was sent successfully.')).toBeTruthy();
+    expect(calls.filter((call) => call.key === 'PUT /api/messages')).toHaveLength(2);
+  });
+
+  it('deletes the draft when the send is refused after the file was attached', async () => {
+    const { calls } = start({
+      [`POST /api/messages/${DRAFT_ID}/send`]: () => json(400, { message: 'Please fix the following errors before sending.', modelState: { fromAddress: ['"From" fax number is required.'] } }),
+      [`DELETE /api/messages/${DRAFT_ID}`]: () => json(200, { message: 'Deleted.' }),
+    });
+    const dialog = await openModal();
+    await fill(dialog);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText('"From" fax number is required.')).toBeTruthy();
+    await waitFor(() => expect(calls.some((call) => call.key === `DELETE /api/messages/${DRAFT_ID}`)).toBe(true));
   });
 
   it('is offered only once the organization is activated', async () => {

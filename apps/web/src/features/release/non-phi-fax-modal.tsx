@@ -2,11 +2,12 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, FileInput, Group, List, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { z } from 'zod';
+import { todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { nonPhiFaxMessages, releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { errorDetails } from '../../components/error-details.ts';
-import { notifySuccess } from '../../components/notify.ts';
 import { useDeleteMessage, useDocumentSources, useSaveDraft, useSendMessage, useUploadAttachment } from './api.ts';
-import { formatAddress, normalizeAddress, todayIso } from './release-text.ts';
+import { formatAddress, normalizeAddress } from './release-text.ts';
+import { notifySent } from './send-result-notice.tsx';
 
 // "Fax numbers reduced to digits" (screens catalog): a leading country code 1 is dropped as the To field does.
 const faxDigits = (value: string) => normalizeAddress(value.replace(/\D/g, '')) ?? value.replace(/\D/g, '');
@@ -44,9 +45,6 @@ function NonPhiFaxForm({ onClose }: { onClose: () => void }) {
   const deleteMessage = useDeleteMessage();
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  // A refused send keeps its draft and uploaded file, so correcting and resending does not duplicate them.
-  const [draftId, setDraftId] = useState<string | null>(null);
-  const [uploaded, setUploaded] = useState<File | null>(null);
 
   const form = useForm<NonPhiValues>({
     initialValues: { toFax: '', fromFax: null, subject: '', file: null },
@@ -61,38 +59,32 @@ function NonPhiFaxForm({ onClose }: { onClose: () => void }) {
     [sources.data],
   );
 
+  // Each attempt saves its draft, attaches the file and sends. The user never saved this draft, so an
+  // attempt that fails at any step (a refused file, a refused send) deletes it: nothing is left in Drafts.
   const submit = async (values: NonPhiValues) => {
     setErrors([]);
     setBusy(true);
+    let draftId: string | null = null;
     try {
-      const body = { isNonPatient: true, toAddress: faxDigits(values.toFax), fromAddress: values.fromFax, subject: values.subject.trim() };
-      const saved = await saveDraft.mutateAsync({ id: draftId, body });
-      setDraftId(saved.id);
+      const body = { isNonPatient: true, beforeSend: true, toAddress: faxDigits(values.toFax), fromAddress: values.fromFax, subject: values.subject.trim() };
+      draftId = (await saveDraft.mutateAsync({ id: null, body })).id;
       const file = values.file!;
-      if (uploaded !== file) {
-        await upload.mutateAsync({
-          messageId: saved.id,
-          file,
-          meta: { documentDateType: 'today', documentDate: todayIso(), confidentiality: 'Normal', documentDescription: null },
-        });
-        setUploaded(file);
-      }
-      const result = await send.mutateAsync({ id: saved.id, action: 'send' });
-      setDraftId(null);
-      notifySuccess(result.message || releaseMessages.sendSuccess);
+      await upload.mutateAsync({
+        messageId: draftId,
+        file,
+        meta: { documentDateType: 'today', documentDate: todayIsoDate(), confidentiality: 'Normal', documentDescription: null },
+      });
+      const answer = await send.mutateAsync({ id: draftId, action: 'send' });
+      draftId = null;
+      notifySent(answer);
       onClose();
     } catch (failure) {
+      if (draftId !== null) await deleteMessage.mutateAsync(draftId).catch(() => undefined);
       const { message, modelState } = errorDetails(failure);
       setErrors([message, ...Object.values(modelState).flat().filter((text) => text !== message)]);
     } finally {
       setBusy(false);
     }
-  };
-
-  const cancel = () => {
-    // A draft left by a refused send is not a message anyone asked to keep.
-    if (draftId !== null) deleteMessage.mutate(draftId);
-    onClose();
   };
 
   const [heading, ...reasons] = errors;
@@ -123,7 +115,7 @@ function NonPhiFaxForm({ onClose }: { onClose: () => void }) {
         <TextInput label="Subject" withAsterisk maxLength={255} {...form.getInputProps('subject')} />
         <FileInput label="File" placeholder="Choose a file" clearable withAsterisk {...form.getInputProps('file')} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={cancel} disabled={busy}>
+          <Button variant="default" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
           <Button type="submit" loading={busy}>

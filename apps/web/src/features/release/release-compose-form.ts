@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { formatIsoDate, parseTypedDate } from '@clinicrelay/contracts/dates.ts';
 import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
-import { patient, releaseMessages, splitAddresses, type DraftSave, type Message } from '@clinicrelay/contracts/messages.ts';
-import { forwardSubject, fromIsoDate, quoteOriginal, replySubject, todayIso, toIsoDate } from './release-text.ts';
+import { splitAddresses, type DraftSave, type Message } from '@clinicrelay/contracts/messages.ts';
+import { forwardSubject, normalizeAddress, quoteOriginal, replySubject } from './release-text.ts';
 
 export type ReleaseComposeMode = 'new' | 'draft' | 'forward' | 'forwardDraft' | 'reply' | 'replyDraft';
 export type Conversion = 'Original' | 'Pdf' | 'Cda';
@@ -26,29 +26,18 @@ export interface ComposeValues {
   patient: Record<PatientField, string> & { birthDate: string; gender: string | null };
 }
 
-// Format rules of end-user §5 "Patient and document rules on save", with the contracts' own checks.
-const patientForm = z.object({
-  firstName: patient.shape.firstName,
-  middleName: patient.shape.middleName,
-  lastName: patient.shape.lastName,
-  streetAddress1: patient.shape.streetAddress1,
-  streetAddress2: patient.shape.streetAddress2,
-  city: patient.shape.city,
-  state: z.string().trim().max(35, releaseMessages.patientFieldTooLong),
-  postalCode: z.string().trim().max(35, releaseMessages.patientFieldTooLong),
-  telephone: z.string().trim().max(35, releaseMessages.patientFieldTooLong),
-  gender: patient.shape.gender,
-  birthDate: z
-    .string()
-    .refine((value) => toIsoDate(value) !== null, releaseMessages.patientBirthDateInvalid)
-    .refine((value) => (toIsoDate(value) ?? '') <= todayIso(), releaseMessages.patientBirthDateFuture),
-});
-
-export const composeSchema = z.object({
-  subject: z.string().max(255, 'Subject may be at most 255 characters.'),
-  body: z.string().max(20_000, 'Body may be at most 20000 characters.'),
-  patient: patientForm,
-});
+// What each field may hold, as the contracts bound it on save (maxLength on the inputs, so a save is never refused for length).
+export const composeLimits = {
+  subject: 255,
+  body: 20_000,
+  patientName: 35,
+  streetAddress1: 35,
+  streetAddress2: 35,
+  city: 35,
+  state: 35,
+  postalCode: 10,
+  telephone: 20,
+} as const;
 
 const text = (value: string | null | undefined) => value ?? '';
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
@@ -82,7 +71,7 @@ export function blankValues(releaseTypeId: string | null, fax: FaxDefaults = fax
 
 function patientValues(source: Message['patient']): ComposeValues['patient'] {
   const values = Object.fromEntries(patientFields.map((field) => [field, text(source?.[field])])) as Record<PatientField, string>;
-  return { ...values, birthDate: fromIsoDate(source?.birthDate), gender: source?.gender ?? null };
+  return { ...values, birthDate: formatIsoDate(source?.birthDate), gender: source?.gender ?? null };
 }
 
 /** The values of a saved draft. */
@@ -153,7 +142,9 @@ export function toDraftSave(values: ComposeValues, options: { isReply: boolean; 
           firstName: orNull(p.firstName),
           middleName: orNull(p.middleName),
           lastName: orNull(p.lastName),
-          birthDate: toIsoDate(p.birthDate) || null,
+          // A birth date that is not a date is left out rather than refusing the whole save (the field keeps
+          // its text and its error on screen): every other edit of the draft survives a reload.
+          birthDate: parseTypedDate(p.birthDate) || null,
           gender: (p.gender || null) as 'M' | 'F' | 'UN' | null,
           streetAddress1: orNull(p.streetAddress1),
           streetAddress2: orNull(p.streetAddress2),
@@ -164,4 +155,17 @@ export function toDraftSave(values: ComposeValues, options: { isReply: boolean; 
         }
       : null,
   };
+}
+
+const sameAddress = (a: string, b: string) => (normalizeAddress(a) ?? a.toLowerCase()) === (normalizeAddress(b) ?? b.toLowerCase());
+
+/**
+ * The From chosen for the user when none is set: on a reply, the address the original arrived at;
+ * otherwise the only address the user may send from. `own` are the usable From addresses.
+ */
+export function preselectFrom(values: ComposeValues, own: string[], arrivedAt: string[]): ComposeValues {
+  if (values.fromAddress) return values;
+  const arrived = own.find((address) => arrivedAt.some((to) => sameAddress(address, to)));
+  const fromAddress = arrived ?? (own.length === 1 ? own[0]! : null);
+  return fromAddress ? { ...values, fromAddress } : values;
 }

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { json, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
-import { composeLookups, DRAFT_ID, releaseMessage } from './release-test-fixtures.ts';
+import { composeLookups, DRAFT_ID, patientFixture, RELEASE_TYPE_ID, releaseMessage } from './release-test-fixtures.ts';
 
 const ORIGINAL_ID = '11111111-1111-4111-8111-111111111111';
 // A new, empty draft unless a test says otherwise.
@@ -82,12 +82,15 @@ describe('release compose (end-user §4 page strategies, §5 release send)', { t
     expect(screen.queryByRole('textbox', { name: 'Release type' })).toBeNull();
   });
 
+  // Updated for issue 9: Send now checks the whole message first, so the draft here is complete but for its To.
   it('saves the draft on Confirm and lists the server’s reasons when sending is refused', async () => {
     signIn();
+    const draft = message({ fromAddress: 'records@lakeside.direct.example.org', releaseTypeId: RELEASE_TYPE_ID, patient: patientFixture() });
     const { calls } = stubApi({
       handlers: {
         ...lookups,
-        'PUT /api/messages': (body) => json(200, message({ toAddress: (body as { toAddress: string }).toAddress })),
+        [`GET /api/messages/${DRAFT_ID}`]: () => json(200, draft),
+        [`PUT /api/messages/${DRAFT_ID}`]: (body) => json(200, { ...draft, toAddress: (body as { toAddress: string }).toAddress }),
         [`POST /api/messages/${DRAFT_ID}/send`]: () =>
           json(400, {
             message: 'Please fix the following errors before sending.',
@@ -95,7 +98,7 @@ describe('release compose (end-user §4 page strategies, §5 release send)', { t
           }),
       },
     });
-    start('/release/new');
+    start(`/release/draft/${DRAFT_ID}`);
     await addTag('referrals@riverview.direct.example.org');
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
 
@@ -103,10 +106,12 @@ describe('release compose (end-user §4 page strategies, §5 release send)', { t
     expect(within(dialog).getByText('referrals@riverview.direct.example.org')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 
-    expect(await screen.findByText('Please fix the following errors before sending.')).toBeTruthy();
-    expect(screen.getByText('"From" address is required.')).toBeTruthy();
-    expect(screen.getByText('"Patient Details" information is required.')).toBeTruthy();
-    const saved = calls.find((call) => call.key === 'PUT /api/messages');
+    const alert = await screen.findByRole('alert', { name: 'Please fix the following errors before sending.' });
+    expect(within(alert).getByText('"From" address is required.')).toBeTruthy();
+    expect(within(alert).getByText('"Patient Details" information is required.')).toBeTruthy();
+    // The field the server names is marked too.
+    expect(screen.getByRole('combobox', { name: 'From' }).getAttribute('aria-invalid')).toBe('true');
+    const saved = calls.find((call) => call.key === `PUT /api/messages/${DRAFT_ID}`);
     expect(saved?.body).toMatchObject({ toAddress: 'referrals@riverview.direct.example.org' });
     expect(calls.some((call) => call.key === `POST /api/messages/${DRAFT_ID}/send`)).toBe(true);
   });

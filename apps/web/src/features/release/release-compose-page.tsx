@@ -1,59 +1,37 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  Input,
-  List,
-  Loader,
-  Modal,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  TagsInput,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
-import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Group, List, Loader, Stack, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { parseTypedDate } from '@clinicrelay/contracts/dates.ts';
+import { releaseMessages, splitAddresses, type Message } from '@clinicrelay/contracts/messages.ts';
 import { ApiError } from '../../api/client.ts';
 import { useOrganizationSettings } from '../../api/organization-settings.ts';
+import { usePageTitle } from '../../app/page-title.ts';
 import { useSession } from '../../app/session-context.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import {
-  useAddressCache,
-  useClassifications,
-  useDeleteMessage,
-  useDocumentSources,
-  useReleaseMessage,
-  useReleaseTypes,
-  useSaveDraft,
-  useSendMessage,
-  type SendAction,
-} from './api.ts';
-import { AddressCacheModal } from './address-cache-modal.tsx';
-import { AttachmentList } from './attachment-list.tsx';
-import { AttachmentUploadModal } from './attachment-upload-modal.tsx';
+import { useDeleteMessage, useDocumentSources, useReleaseMessage, useSaveDraft, useSendMessage, type SendAction } from './api.ts';
+import { ComposeAttachmentsSection } from './compose-attachments-section.tsx';
+import { ComposeLeaveGuard } from './compose-leave-guard.tsx';
+import { ComposeMessageFields } from './compose-message-fields.tsx';
+import { ComposePatientSection } from './compose-patient-section.tsx';
+import { ComposeRecipients } from './compose-recipients.tsx';
+import { ReviewModal } from './compose-review-modal.tsx';
+import { birthDateTexts, checkBeforeSend, serverProblems, type SendProblems } from './compose-validation.ts';
 import {
   blankValues,
-  composeSchema,
   draftValues,
   faxDefaults,
   forwardValues,
+  preselectFrom,
   replyValues,
   toDraftSave,
   type ComposeValues,
   type ReleaseComposeMode,
 } from './release-compose-form.ts';
-import { formatAddress, isFaxNumber, normalizeAddress } from './release-text.ts';
+import { checkTypedDate, isFaxNumber, usableFrom } from './release-text.ts';
+import { notifySent } from './send-result-notice.tsx';
 
 export type { ReleaseComposeMode } from './release-compose-form.ts';
 
@@ -87,6 +65,8 @@ const draftPaths: Partial<Record<ReleaseComposeMode, string>> = {
 // Router state of a draft started as a new message: it keeps the new message's leave prompt.
 interface ComposeLocationState {
   composing?: boolean;
+  // A birth date that was not a date, left out of the save: still shown, with its error, at the draft's URL.
+  unsavedBirthDate?: string;
 }
 
 // Only paths inside the app, so a crafted link cannot send the user elsewhere after sending.
@@ -96,12 +76,15 @@ const safeReturnUrl = (value: string | null) => (value && value.startsWith('/') 
 export function ReleaseComposePage({ mode }: { mode: ReleaseComposeMode }) {
   const { id = null } = useParams();
   const [params] = useSearchParams();
+  const location = useLocation();
   const loaded = useReleaseMessage(mode === 'new' ? null : id);
   const settings = useOrganizationSettings();
+  const sources = useDocumentSources();
+  usePageTitle(titles[mode]);
 
-  if (mode !== 'new' && loaded.isPending) return <Loader aria-label="Loading message" />;
-  // A new message's fax options start from the organization's settings; without them, all on.
-  if (!isDraftMode(mode) && settings.isPending) return <Loader aria-label="Loading message" />;
+  // The From is preselected from the addresses, so the form starts once they are known (or failed).
+  const waiting = (mode !== 'new' && loaded.isPending) || (!isDraftMode(mode) && settings.isPending) || sources.isPending;
+  if (waiting) return <Loader aria-label="Loading message" />;
   if (mode !== 'new' && loaded.error) {
     const notFound = loaded.error instanceof ApiError && loaded.error.status === 404;
     return (
@@ -113,12 +96,15 @@ export function ReleaseComposePage({ mode }: { mode: ReleaseComposeMode }) {
   }
 
   const source = loaded.data ?? null;
+  // A new message's fax options start from the organization's settings; without them, all on.
   const fax = faxDefaults(settings.data);
   let initial: ComposeValues;
   if (source === null) initial = blankValues(params.get('releaseType'), fax);
   else if (isDraftMode(mode)) initial = draftValues(source);
   else if (mode === 'forward') initial = forwardValues(source, fax);
   else initial = replyValues(source, fax);
+  // A reply goes out from the address the original arrived at.
+  initial = preselectFrom(initial, usableFrom(sources.data), mode === 'reply' && source ? splitAddresses(source.toAddress) : []);
 
   return (
     <ComposeForm
@@ -129,6 +115,7 @@ export function ReleaseComposePage({ mode }: { mode: ReleaseComposeMode }) {
       originalObjectId={isDraftMode(mode) ? (source?.originalObjectId ?? null) : mode === 'new' ? null : id}
       carried={mode === 'forward' && source ? source.attachments : []}
       returnUrl={safeReturnUrl(params.get('returnUrl'))}
+      unsavedBirthDate={(location.state as ComposeLocationState | null)?.unsavedBirthDate ?? null}
     />
   );
 }
@@ -139,11 +126,12 @@ interface ComposeFormProps {
   initialDraftId: string | null;
   originalObjectId: string | null;
   // A forward's attachments from the original message, copied onto the draft when it is first saved.
-  carried: { id: string; fileName: string }[];
+  carried: Message['attachments'];
   returnUrl: string;
+  unsavedBirthDate: string | null;
 }
 
-function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried, returnUrl }: ComposeFormProps) {
+function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried, returnUrl, unsavedBirthDate }: ComposeFormProps) {
   const navigate = useNavigate();
   const location = useLocation();
   const { features } = useSession();
@@ -151,72 +139,56 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
   const action = sendActions[mode];
   const isReply = action === 'reply';
 
-  const form = useForm<ComposeValues>({ initialValues: initial, validate: schemaResolver(composeSchema, { sync: true }) });
+  // No schema: the inputs' maxLength keeps every value savable, dates are checked where typed, and
+  // the send rules run all at once on Send (checkBeforeSend).
+  const form = useForm<ComposeValues>({ initialValues: initial });
   const [draftId, setDraftId] = useState(initialDraftId);
-  const [toSearch, setToSearch] = useState('');
-  const [sendErrors, setSendErrors] = useState<string[]>([]);
+  // Once, on arrival at the draft's URL: the text stays unsaved (the form is dirty for it) and flagged.
+  useEffect(() => {
+    if (!unsavedBirthDate) return;
+    form.setFieldValue('patient.birthDate', unsavedBirthDate);
+    form.setFieldError('patient.birthDate', checkTypedDate(unsavedBirthDate, birthDateTexts).error);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on mount only
+  }, []);
+  const [problems, setProblems] = useState<string[]>([]);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
-  const [uploadOpen, setUploadOpen] = useState(false);
-  const [cacheOpen, setCacheOpen] = useState(false);
 
-  const sources = useDocumentSources();
-  const releaseTypes = useReleaseTypes();
-  const classifications = useClassifications();
-  const cache = useAddressCache();
   const draft = useReleaseMessage(draftId);
   const saveDraft = useSaveDraft();
   const send = useSendMessage();
   const deleteMessage = useDeleteMessage();
 
-  const hasFax = form.values.to.some(isFaxNumber);
   const attachments = draft.data?.attachments ?? [];
+  // Until a forward is first saved, what leaves with it is the original's attachments.
+  const outgoing = draftId === null ? carried : attachments;
 
-  const fromOptions = useMemo(() => {
-    const usable = (sources.data ?? []).filter((s) => s.status !== 3 && s.status !== 4);
-    const options = usable.map((s) => ({ value: s.address.fullAddress, label: formatAddress(s.address.fullAddress) }));
-    const current = initial.fromAddress;
-    if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: formatAddress(current) });
-    return options;
-  }, [sources.data, initial.fromAddress]);
-
-  // Send, discard and delete navigate on purpose; only other ways out are asked about.
   const leavingOnPurpose = useRef(false);
   const draftIdRef = useRef(draftId);
   const composing = mode === 'new' || (mode === 'draft' && (location.state as ComposeLocationState | null)?.composing === true);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      composing &&
-      !leavingOnPurpose.current &&
-      currentLocation.pathname !== nextLocation.pathname &&
-      (draftIdRef.current !== null || form.isDirty()),
-  );
 
-  // A From address and unsaved changes: ask Save or Discard (forward and reply never block).
-  const leavePromptOpen = blocker.state === 'blocked' && Boolean(form.values.fromAddress) && form.isDirty();
+  const showProblems = ({ list, fields }: SendProblems) => {
+    setProblems(list);
+    form.clearErrors();
+    for (const [field, text] of Object.entries(fields)) form.setFieldError(field, text);
+  };
 
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    if (leavePromptOpen) return;
-    const existing = draftIdRef.current;
-    if (!form.values.fromAddress && existing !== null) {
-      // A draft with no From address is not worth keeping (end-user §4 "Draft lifecycle").
-      deleteMessage.mutateAsync(existing).catch(() => undefined).finally(() => blocker.proceed());
-      return;
-    }
-    blocker.proceed();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per blocked navigation
-  }, [blocker.state]);
-
-  /** Saves the draft (creating it the first time); null when the form has errors. */
-  const save = async (): Promise<string | null> => {
-    if (form.validate().hasErrors) return null;
-    const body = toDraftSave(form.values, { isReply, hasFax, canTrack, originalObjectId });
+  /**
+   * Saves the draft (creating it the first time) and returns its id; it never refuses over one wrong field.
+   * beforeSend: the save is Send's first step, so a draft it creates is not one the user kept.
+   */
+  const save = async ({ beforeSend = false } = {}): Promise<string> => {
+    const values = form.getValues();
+    const body = toDraftSave(values, { isReply, hasFax: values.to.some(isFaxNumber), canTrack, originalObjectId });
     if (draftIdRef.current === null && carried.length > 0) body.attachments = carried.map(({ id }) => ({ id }));
+    if (beforeSend) body.beforeSend = true;
     const saved = await saveDraft.mutateAsync({ id: draftIdRef.current, body });
     draftIdRef.current = saved.id;
     setDraftId(saved.id);
-    form.resetDirty();
+    if (beforeSend) return saved.id;
+    // A birth date left out of the save stays unsaved: the form stays dirty for it alone.
+    const kept = body.patient?.birthDate || !values.patient.birthDate.trim() ? values : { ...values, patient: { ...values.patient, birthDate: '' } };
+    form.resetDirty(kept);
     return saved.id;
   };
 
@@ -226,54 +198,54 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
     const saved = draftIdRef.current;
     if (base === undefined || saved === null) return;
     leavingOnPurpose.current = true;
-    const state: ComposeLocationState = { composing: mode === 'new' };
+    const birthDate = form.getValues().patient.birthDate;
+    const unsaved = birthDate.trim() !== '' && parseTypedDate(birthDate) === null ? birthDate : undefined;
+    const state: ComposeLocationState = { composing: mode === 'new', unsavedBirthDate: unsaved };
     void navigate({ pathname: `${base}${saved}`, search: location.search }, { replace: true, state });
   };
 
   const saveWithToast = async () => {
     try {
-      if ((await save()) !== null) {
-        notifySuccess('The draft was saved successfully.');
-        adoptDraftUrl();
-      }
+      await save();
+      const dateError = form.errors['patient.birthDate'];
+      if (dateError === releaseMessages.patientBirthDateInvalid) notifySuccess('The draft was saved without the birth date, which is not a valid date.');
+      else notifySuccess('The draft was saved successfully.');
+      adoptDraftUrl();
     } catch (failure) {
       notifyError(errorDetails(failure).message);
     }
   };
 
-  const ensureDraft = async () => {
-    if (draftIdRef.current !== null) return draftIdRef.current;
-    const id = await save();
-    if (id === null) throw new Error('Please fix the form errors before attaching a file.');
-    return id;
-  };
-
   const openReview = () => {
-    setSendErrors([]);
-    if (!form.validate().hasErrors) setReviewOpen(true);
+    const found = checkBeforeSend(form.getValues(), { action, attachments: outgoing });
+    showProblems(found);
+    if (found.list.length === 0) setReviewOpen(true);
   };
 
   const confirmSend = async () => {
+    // A draft made only to attempt this send must not outlive a failed send: drafts are what the user
+    // saved or attached a file to. The server discards one a refused send leaves (draftSave.beforeSend)
+    // unless it holds files (a forward's); this page deletes it whatever happened (a 404 if already gone).
+    const madeForSend = draftIdRef.current === null;
+    let id: string | null = null;
     try {
-      const id = await save();
-      if (id === null) {
-        setReviewOpen(false);
-        return;
-      }
-      const result = await send.mutateAsync({ id, action });
-      notifySuccess(result.message || releaseMessages.sendSuccess);
+      id = await save({ beforeSend: true });
+      const answer = await send.mutateAsync({ id, action });
+      notifySent(answer);
       leavingOnPurpose.current = true;
       setReviewOpen(false);
       void navigate(returnUrl);
     } catch (failure) {
       setReviewOpen(false);
-      const { message, modelState } = errorDetails(failure);
-      const listed = Object.values(modelState).flat();
-      if (failure instanceof ApiError && failure.status === 400) {
-        setSendErrors(listed.length > 0 ? listed : [message]);
-      } else {
-        notifyError(failure instanceof ApiError && failure.message ? failure.message : releaseMessages.sendFailure);
+      const refused = failure instanceof ApiError && failure.status === 400;
+      if (madeForSend && id !== null) {
+        await deleteMessage.mutateAsync(id).catch(() => undefined);
+        draftIdRef.current = null;
+        setDraftId(null);
       }
+      const { message, modelState } = errorDetails(failure);
+      if (refused) showProblems(serverProblems(message, modelState));
+      else notifyError(failure instanceof ApiError && failure.message ? failure.message : releaseMessages.sendFailure);
     }
   };
 
@@ -283,23 +255,7 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
     void navigate('/release');
   };
 
-  const changeTo = (tags: string[]) => {
-    const normalized: string[] = [];
-    let invalid: string | null = null;
-    for (const tag of tags) {
-      const address = normalizeAddress(tag);
-      if (address === null) invalid = tag;
-      else if (!normalized.includes(address)) normalized.push(address);
-    }
-    form.setFieldValue('to', normalized);
-    form.setFieldError('to', invalid === null ? null : releaseMessages.addressInvalid);
-    // The rejected text stays in the box so it can be corrected.
-    if (invalid !== null) setToSearch(invalid);
-  };
-
-  const patientInput = (field: keyof ComposeValues['patient'], label: string) => (
-    <TextInput label={label} {...form.getInputProps(`patient.${field}`)} />
-  );
+  const ensureDraft = async () => draftIdRef.current ?? (await save());
 
   return (
     <Stack>
@@ -318,11 +274,13 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
         </Group>
       </Group>
 
-      {sendErrors.length > 0 && (
-        <Alert color="red" title={releaseMessages.fixErrorsHeading} withCloseButton onClose={() => setSendErrors([])}>
+      {problems.length > 0 && (
+        <Alert color="red" title={releaseMessages.fixErrorsHeading} withCloseButton closeButtonLabel="Dismiss errors" onClose={() => setProblems([])}>
           <List size="sm">
-            {sendErrors.map((text) => (
-              <List.Item key={text}>{text}</List.Item>
+            {problems.map((text) => (
+              <List.Item key={text} style={{ overflowWrap: 'anywhere' }}>
+                {text}
+              </List.Item>
             ))}
           </List>
         </Alert>
@@ -330,117 +288,12 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
 
       <form onSubmit={(event) => event.preventDefault()}>
         <Stack>
-          <TagsInput
-            label="To"
-            placeholder="Direct address or fax number"
-            description="Press Enter after each address."
-            value={form.values.to}
-            onChange={changeTo}
-            searchValue={toSearch}
-            onSearchChange={(value) => {
-              setToSearch(value);
-              if (form.errors.to) form.clearFieldError('to');
-            }}
-            error={form.errors.to}
-            data={(cache.data ?? []).map((entry) => entry.address)}
-            limit={15}
-            splitChars={[',', ';']}
-            acceptValueOnBlur
-          />
-          <Group justify="flex-end" mt={-8}>
-            <Button variant="subtle" size="compact-xs" onClick={() => setCacheOpen(true)}>
-              Saved Direct addresses
-            </Button>
-          </Group>
-          <SimpleGrid cols={{ base: 1, sm: isReply ? 2 : 3 }}>
-            <Select label="From" placeholder="Choose a From address" data={fromOptions} clearable {...form.getInputProps('fromAddress')} />
-            {!isReply && (
-              <Select
-                label="Release type"
-                placeholder="Choose a release type"
-                data={(releaseTypes.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
-                clearable
-                {...form.getInputProps('releaseTypeId')}
-              />
-            )}
-            <Select
-              label="Classification"
-              placeholder="Choose a classification"
-              data={(classifications.data ?? []).map((c) => ({ value: c.code, label: c.name }))}
-              clearable
-              {...form.getInputProps('classificationCode')}
-            />
-          </SimpleGrid>
-          <TextInput label="Subject" {...form.getInputProps('subject')} />
-          <Textarea label="Body" rows={8} {...form.getInputProps('body')} />
-          <Group>
-            <Checkbox label="Urgent" {...form.getInputProps('isUrgent', { type: 'checkbox' })} />
-          </Group>
-          {hasFax && (
-            <Fieldset legend="Fax options">
-              <Stack gap="xs">
-                <Checkbox label="Include cover sheet" {...form.getInputProps('includeCoverPage', { type: 'checkbox' })} />
-                <Checkbox label="Include message body page" {...form.getInputProps('includeMessageBody', { type: 'checkbox' })} />
-                <Checkbox label="Include attachment description pages" {...form.getInputProps('includeAttachmentDescriptions', { type: 'checkbox' })} />
-                {canTrack && <Checkbox label="Track Fax Responses" {...form.getInputProps('trackFaxResponses', { type: 'checkbox' })} />}
-              </Stack>
-            </Fieldset>
-          )}
-          <Input.Wrapper label="Conversion">
-            <div>
-              <SegmentedControl
-                aria-label="Conversion"
-                data={[
-                  { value: 'Original', label: 'Original' },
-                  { value: 'Pdf', label: 'PDF' },
-                  { value: 'Cda', label: 'CDA' },
-                ]}
-                {...form.getInputProps('conversion')}
-              />
-            </div>
-          </Input.Wrapper>
+          <ComposeRecipients form={form} />
+          <ComposeMessageFields form={form} isReply={isReply} canTrack={canTrack} />
 
-          <Fieldset legend="Patient">
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {patientInput('firstName', 'First name')}
-              {patientInput('middleName', 'Middle name')}
-              {patientInput('lastName', 'Last name')}
-              <TextInput label="Birth date" placeholder="MM/DD/YYYY" {...form.getInputProps('patient.birthDate')} />
-              <Select
-                label="Gender"
-                data={[
-                  { value: 'M', label: 'Male' },
-                  { value: 'F', label: 'Female' },
-                  { value: 'UN', label: 'Unknown' },
-                ]}
-                clearable
-                {...form.getInputProps('patient.gender')}
-              />
-              {patientInput('telephone', 'Phone')}
-              {patientInput('streetAddress1', 'Street address')}
-              {patientInput('streetAddress2', 'Street address 2')}
-              {patientInput('city', 'City')}
-              {patientInput('state', 'State')}
-              {patientInput('postalCode', 'Postal code')}
-            </SimpleGrid>
-          </Fieldset>
+          <ComposePatientSection form={form} required={!isReply} />
 
-          <Fieldset legend="Attachments">
-            <Stack>
-              {draftId !== null ? (
-                <AttachmentList messageId={draftId} attachments={attachments} mode="edit" />
-              ) : carried.length > 0 ? (
-                <Text size="sm">Forwarded with the original: {carried.map((a) => a.fileName).join(', ')}</Text>
-              ) : (
-                <Text c="dimmed">No attachments added</Text>
-              )}
-              <Group>
-                <Button variant="light" onClick={() => setUploadOpen(true)}>
-                  Attach a new file
-                </Button>
-              </Group>
-            </Stack>
-          </Fieldset>
+          <ComposeAttachmentsSection draftId={draftId} attachments={attachments} carried={carried} ensureDraft={ensureDraft} onUploadsDone={adoptDraftUrl} />
         </Stack>
       </form>
 
@@ -448,7 +301,7 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
         opened={reviewOpen}
         onClose={() => setReviewOpen(false)}
         values={form.values}
-        attachmentCount={attachments.length}
+        attachmentNames={outgoing.filter((a) => a.isSelected).map((a) => a.fileName)}
         sending={saveDraft.isPending || send.isPending}
         onConfirm={() => void confirmSend()}
       />
@@ -462,122 +315,16 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
         successMessage={releaseMessages.draftDeleted}
         onConfirm={deleteDraft}
       />
-      <AttachmentUploadModal
-        opened={uploadOpen}
-        onClose={() => {
-          setUploadOpen(false);
-          // After the upload, not during it: moving to the draft's URL remounts this form.
-          adoptDraftUrl();
-        }}
-        ensureDraft={ensureDraft}
-      />
-      <AddressCacheModal opened={cacheOpen} onClose={() => setCacheOpen(false)} />
-      <LeavePrompt
-        opened={leavePromptOpen}
-        onCancel={() => {
-          blocker.reset?.();
-        }}
-        onSave={async () => {
-          try {
-            if ((await save()) === null) blocker.reset?.();
-            else blocker.proceed?.();
-          } catch (failure) {
-            notifyError(errorDetails(failure).message);
-          }
-        }}
-        onDiscard={async () => {
-          try {
-            if (draftIdRef.current !== null) await deleteMessage.mutateAsync(draftIdRef.current);
-            blocker.proceed?.();
-          } catch {
-            notifyError(releaseMessages.discardFailure);
-          }
-        }}
+      <ComposeLeaveGuard
+        composing={composing}
+        leavingOnPurpose={leavingOnPurpose}
+        draftId={draftIdRef}
+        isDirty={() => form.isDirty()}
+        hasFrom={() => Boolean(form.getValues().fromAddress)}
+        save={async () => Boolean(await save())}
+        deleteDraft={(id) => deleteMessage.mutateAsync(id)}
       />
     </Stack>
   );
 }
 
-function patientName(p: ComposeValues['patient']) {
-  return [p.firstName, p.middleName, p.lastName].filter((part) => part.trim() !== '').join(' ');
-}
-
-interface ReviewModalProps {
-  opened: boolean;
-  onClose: () => void;
-  values: ComposeValues;
-  attachmentCount: number;
-  sending: boolean;
-  onConfirm: () => void;
-}
-
-/** Review and Send: what is about to leave, before it does (Send → Review and Send → Confirm). */
-function ReviewModal({ opened, onClose, values, attachmentCount, sending, onConfirm }: ReviewModalProps) {
-  const name = patientName(values.patient);
-  return (
-    <Modal opened={opened} onClose={sending ? () => {} : onClose} title="Review and Send">
-      <Stack>
-        <div>
-          <Text fw={500}>Recipients</Text>
-          {values.to.length === 0 ? (
-            <Text c="dimmed">No recipients</Text>
-          ) : (
-            <List size="sm">
-              {values.to.map((address) => (
-                <List.Item key={address}>{isFaxNumber(address) ? `Fax ${formatAddress(address)}` : address}</List.Item>
-              ))}
-            </List>
-          )}
-        </div>
-        <Text size="sm">From: {values.fromAddress ? formatAddress(values.fromAddress) : 'not chosen'}</Text>
-        <Text size="sm">Subject: {values.subject || '(no subject)'}</Text>
-        <Text size="sm">
-          Patient: {name || 'none'}
-          {values.patient.birthDate && ` (born ${values.patient.birthDate})`}
-        </Text>
-        <Text size="sm">Attachments: {attachmentCount}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={sending}>
-            Cancel
-          </Button>
-          <Button loading={sending} onClick={onConfirm}>
-            Confirm
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
-
-interface LeavePromptProps {
-  opened: boolean;
-  onCancel: () => void;
-  onSave: () => Promise<void>;
-  onDiscard: () => Promise<void>;
-}
-
-function LeavePrompt({ opened, onCancel, onSave, onDiscard }: LeavePromptProps) {
-  const [busy, setBusy] = useState(false);
-  const run = (work: () => Promise<void>) => {
-    setBusy(true);
-    void work().finally(() => setBusy(false));
-  };
-  return (
-    <Modal opened={opened} onClose={busy ? () => {} : onCancel} title="Save this draft?">
-      <Stack>
-        <Text>This message has unsaved changes. Save it as a draft, or discard it?</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="default" color="red" onClick={() => run(onDiscard)} disabled={busy}>
-            Discard
-          </Button>
-          <Button onClick={() => run(onSave)} loading={busy}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}

@@ -1,5 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useNavigate } from 'react-router';
+import { TOAST_TIMEOUT_MS } from '@clinicrelay/contracts/constants.ts';
 import { conversationMessages, referralOutcomes, type ReferralOutcome } from '@clinicrelay/contracts/conversations.ts';
 import { releaseMessages, type Message } from '@clinicrelay/contracts/messages.ts';
 import { useSession } from '../../app/session-context.ts';
@@ -11,9 +14,37 @@ import { useOrganizationSettings } from '../../api/organization-settings.ts';
 import { fetchDeliverySummary, useRespondToReferral, useSendDeliverySummaryToIntake } from './api.ts';
 import { saveFile } from '../../components/save-file.ts';
 
+// My Intake: the Intake messages assigned to the user, where the server puts the summary they asked for.
+const MY_INTAKE = '/intake?assign=mine';
+
+// The spec's toast, with the way to My Intake it names (the toast sits outside the router: navigate is passed in).
+function notifySummaryQueued(openMyIntake: () => void) {
+  const id = notifications.show({
+    color: 'green',
+    autoClose: TOAST_TIMEOUT_MS,
+    message: (
+      <Stack gap={4} align="flex-start">
+        <Text size="sm">{releaseMessages.deliverySummaryQueued}</Text>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          onClick={() => {
+            notifications.hide(id);
+            openMyIntake();
+          }}
+        >
+          Open My Intake
+        </Anchor>
+      </Stack>
+    ),
+  });
+}
+
 /** The view page's actions beyond Forward and Delete: delivery summary and (Administrator) Activity. */
 export function ReleaseMessageActions({ message }: { message: Message }) {
   const { profile } = useSession();
+  const navigate = useNavigate();
   const settings = useOrganizationSettings();
   const sendToIntake = useSendDeliverySummaryToIntake();
   const [downloading, setDownloading] = useState(false);
@@ -57,13 +88,13 @@ export function ReleaseMessageActions({ message }: { message: Message }) {
         opened={intakeOpen}
         onClose={() => setIntakeOpen(false)}
         title="Send Delivery Summary to Intake"
-        message="A delivery summary of this message will be generated and added to your Intake."
+        message="A delivery summary of this message will be generated and added to My Intake (the Intake messages assigned to you)."
         confirmLabel="Send"
         onConfirm={async () => {
           // Both outcomes are toasts (screens catalog), so the modal closes either way.
           try {
             await sendToIntake.mutateAsync(message.id);
-            notifySuccess(releaseMessages.deliverySummaryQueued);
+            notifySummaryQueued(() => void navigate(MY_INTAKE));
           } catch {
             notifyError(releaseMessages.deliverySummaryFailure);
           }

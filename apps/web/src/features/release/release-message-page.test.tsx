@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import type { Profile } from '@clinicrelay/contracts/session.ts';
 import { demoProfile, json, renderApp, signIn, stubApi, type ApiStubOptions } from '../../app/app-test-harness.tsx';
-import { MESSAGE_ID, releaseMessage, settings } from './release-test-fixtures.ts';
+import { deliveryFixture, MESSAGE_ID, releaseMessage, settings } from './release-test-fixtures.ts';
 
 let uninstall: (() => void) | undefined;
 afterEach(() => uninstall?.());
@@ -25,9 +25,10 @@ async function view({ message = {}, download = true, roles = ['User'], handlers 
       ...handlers,
     },
   });
-  uninstall = renderApp(`/release/${MESSAGE_ID}`).uninstall;
-  await screen.findByRole('heading', { level: 1, name: 'Referral for J. Doe' });
-  return api;
+  const app = renderApp(`/release/${MESSAGE_ID}`);
+  uninstall = app.uninstall;
+  await screen.findByRole('heading', { level: 1, name: (message.subject ?? 'Referral for J. Doe') || '(no subject)' });
+  return { ...api, router: app.router };
 }
 
 const button = (name: string) => screen.queryByRole('button', { name });
@@ -85,12 +86,52 @@ describe('release view actions (end-user §2 release screens)', () => {
     expect(calls.some((call) => call.key === `POST /api/messages/${MESSAGE_ID}/deliverysummary/sendtointake`)).toBe(true);
   });
 
+  it('leads from the summary toast to My Intake, the Intake messages assigned to the user, where the server puts it (issue 9, point 6)', async () => {
+    const { router } = await view({
+      handlers: { [`POST /api/messages/${MESSAGE_ID}/deliverysummary/sendtointake`]: () => json(200, { message: 'Queued.' }) },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Send Delivery Summary to Intake' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send Delivery Summary to Intake' });
+    expect(within(dialog).getByText(/added to My Intake/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open My Intake' }));
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/intake?assign=mine'));
+  });
+
   it('toasts the failure text when the summary cannot be sent to Intake', async () => {
     await view({ handlers: { [`POST /api/messages/${MESSAGE_ID}/deliverysummary/sendtointake`]: () => json(500, { message: 'boom' }) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Send Delivery Summary to Intake' }));
     const dialog = await screen.findByRole('dialog', { name: 'Send Delivery Summary to Intake' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('The system encountered an error while generating the delivery summary.')).toBeTruthy();
+  });
+
+  it('says per recipient what the server says of its delivery, sandbox included (issue 9, point 7)', async () => {
+    await view({
+      message: {
+        toAddress: '5035550202;records@elsewhere.example.com',
+        deliveries: [
+          deliveryFixture({ statusDetail: 'Delivered (sandbox: no real fax was sent)', reason: 'Delivered by the sandbox fax provider (no real fax was sent)', isSimulated: true }),
+          deliveryFixture({
+            recipient: 'records@elsewhere.example.com',
+            channel: 'Direct',
+            status: 'Pending',
+            deliveredAt: null,
+            statusDetail: 'Waiting: Direct delivery to addresses outside this installation is not available yet',
+          }),
+        ],
+      },
+    });
+    const fax = screen.getByRole('row', { name: /503-555-0202/ });
+    expect(within(fax).getByText('Delivered (sandbox: no real fax was sent)')).toBeTruthy();
+    expect(within(fax).getByText('Sandbox')).toBeTruthy();
+    const direct = screen.getByRole('row', { name: /records@elsewhere/ });
+    expect(within(direct).getByText('Waiting: Direct delivery to addresses outside this installation is not available yet')).toBeTruthy();
+  });
+
+  it('names the browser tab after the message’s subject (issue 9, point 9)', async () => {
+    await view();
+    await waitFor(() => expect(document.title).toBe('Referral for J. Doe · ClinicRelay'));
   });
 
   it('shows Activity to Administrators only', async () => {

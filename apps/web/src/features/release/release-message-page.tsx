@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Te
 import { Link, useNavigate, useParams } from 'react-router';
 import { releaseMessages, splitAddresses, type Message } from '@clinicrelay/contracts/messages.ts';
 import { ApiError } from '../../api/client.ts';
+import { usePageTitle } from '../../app/page-title.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { formatDate, formatDateTime } from '../../components/format.ts';
@@ -10,10 +11,23 @@ import { useDeleteMessage, useReleaseMessage } from './api.ts';
 import { AttachmentList } from './attachment-list.tsx';
 import { ReferralNotice, ReleaseMessageActions } from './release-message-actions.tsx';
 import { deliveryStatusColor, formatAddress } from './release-text.ts';
-import { ReadOnlyField } from '../../components/read-only-field.tsx';
 
-// Each recipient's own state, with its reason as the server words it (e.g. 'Awaiting Direct transport'
-// for Direct addresses outside this installation, which stay Pending until that transport exists).
+const wrap = { overflowWrap: 'anywhere' } as const;
+
+// A label above a value that wraps anywhere: a 300-character address or name never widens the page.
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text style={wrap}>{value || '—'}</Text>
+    </div>
+  );
+}
+
+// Each recipient's own state as the server words it: "Delivered (sandbox: no real fax was sent)" for
+// a sandbox fax, why a Direct address outside this installation waits, a failure's reason.
 function Deliveries({ message }: { message: Message }) {
   const recipients = splitAddresses(message.toAddress);
   const rows = recipients.map((recipient) => ({
@@ -24,28 +38,40 @@ function Deliveries({ message }: { message: Message }) {
     if (!rows.some((row) => row.delivery === delivery)) rows.push({ recipient: delivery.recipient, delivery });
   }
   return (
-    <Table>
+    <Table layout="fixed">
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Recipient</Table.Th>
+          <Table.Th w="30%">Recipient</Table.Th>
           <Table.Th>Status</Table.Th>
-          <Table.Th>Updated</Table.Th>
-          <Table.Th>Delivered</Table.Th>
-          <Table.Th>Reason</Table.Th>
+          <Table.Th w={180}>Updated</Table.Th>
+          <Table.Th w={180}>Delivered</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {rows.map(({ recipient, delivery }) => (
           <Table.Tr key={recipient}>
-            <Table.Td>{formatAddress(recipient)}</Table.Td>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>
-              <Badge variant="light" color={delivery ? deliveryStatusColor[delivery.status] : 'gray'}>
-                {delivery?.status ?? message.status}
-              </Badge>
+            <Table.Td style={wrap}>{formatAddress(recipient)}</Table.Td>
+            <Table.Td>
+              <Stack gap={2} align="flex-start">
+                <Group gap={4}>
+                  <Badge variant="light" color={delivery ? deliveryStatusColor[delivery.status] : 'gray'}>
+                    {delivery?.status ?? message.status}
+                  </Badge>
+                  {delivery?.isSimulated && (
+                    <Badge variant="outline" color="gray">
+                      Sandbox
+                    </Badge>
+                  )}
+                </Group>
+                {delivery && delivery.statusDetail !== delivery.status && (
+                  <Text size="sm" style={wrap}>
+                    {delivery.statusDetail}
+                  </Text>
+                )}
+              </Stack>
             </Table.Td>
             <Table.Td>{formatDateTime(delivery?.updatedAt)}</Table.Td>
             <Table.Td>{formatDateTime(delivery?.deliveredAt)}</Table.Td>
-            <Table.Td>{delivery?.reason ?? ''}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -65,6 +91,7 @@ export function ReleaseMessagePage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const query = useReleaseMessage(id);
+  usePageTitle(query.data ? query.data.subject || '(no subject)' : 'Sent message');
   const remove = useDeleteMessage();
   const [deleteOpen, setDeleteOpen] = useState(false);
 
@@ -83,14 +110,16 @@ export function ReleaseMessagePage() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Title order={1}>{message.subject || '(no subject)'}</Title>
+        <Stack gap={4} miw={0} style={{ flex: '1 1 20rem' }}>
+          <Title order={1} style={wrap}>
+            {message.subject || '(no subject)'}
+          </Title>
           <Group gap="xs">
             {message.isUrgent && <Badge color="red">Urgent</Badge>}
             {message.isDraft && <Badge color="gray">Draft</Badge>}
           </Group>
         </Stack>
-        <Group>
+        <Group justify="flex-end">
           {message.isDraft ? (
             <Button component={Link} to={`/release/draft/${message.id}`}>
               Edit draft
@@ -111,13 +140,13 @@ export function ReleaseMessagePage() {
 
       <Card withBorder>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <ReadOnlyField label="From" value={message.fromAddress ? formatAddress(message.fromAddress) : ''} />
-          <ReadOnlyField label="To" value={splitAddresses(message.toAddress).map(formatAddress).join('; ')} />
-          <ReadOnlyField label="Date" value={formatDateTime(message.messageDate ?? message.createdDate)} />
-          <ReadOnlyField label="Patient" value={patientSummary(message.patient, message.patientName)} />
+          <Field label="From" value={message.fromAddress ? formatAddress(message.fromAddress) : ''} />
+          <Field label="To" value={splitAddresses(message.toAddress).map(formatAddress).join('; ')} />
+          <Field label="Date" value={formatDateTime(message.messageDate ?? message.createdDate)} />
+          <Field label="Patient" value={patientSummary(message.patient, message.patientName)} />
         </SimpleGrid>
         {message.body && (
-          <Text mt="md" style={{ whiteSpace: 'pre-wrap' }}>
+          <Text mt="md" style={{ whiteSpace: 'pre-wrap', ...wrap }}>
             {message.body}
           </Text>
         )}

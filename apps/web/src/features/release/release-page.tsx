@@ -1,34 +1,38 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import type { messageListItem } from '@clinicrelay/contracts/messages.ts';
 import { useSession } from '../../app/session-context.ts';
+import { usePageTitle } from '../../app/page-title.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { ListPage, type ListColumn } from '../../components/list-page.tsx';
 import { useListState } from '../../components/list-state.ts';
 import { MultiValueCell } from '../../components/multi-value-cell.tsx';
+import { TruncatedText } from '../../components/truncated-text.tsx';
 import { useReleaseList, type ReleaseView } from './api.ts';
 import { NonPhiFaxModal } from './non-phi-fax-modal.tsx';
 import { deliveryStatusColor } from './release-text.ts';
 
 type Row = z.infer<typeof messageListItem>;
 
-// Per-recipient status: what the sender watches move Pending → Delivered.
+// Per-recipient status: what the sender watches move Pending → Delivered, in the server's words on hover
+// (a sandbox fax says no real fax was sent).
 function RecipientStatus({ row }: { row: Row }) {
   if (row.isDraft) return <Badge color="gray" variant="light">Draft</Badge>;
   if (row.deliveries.length === 0) return <Badge variant="light">{row.status}</Badge>;
   return (
     <Stack gap={2}>
       {row.deliveries.map((d) => (
-        <Tooltip key={d.recipient} label={d.reason ?? `${d.status} ${formatDateTime(d.deliveredAt ?? d.updatedAt)}`}>
+        <Tooltip key={d.recipient} label={`${d.recipient}: ${d.statusDetail}`} multiline maw={360} style={{ overflowWrap: 'anywhere' }}>
           <Group gap={4} wrap="nowrap">
-            <Badge size="sm" color={deliveryStatusColor[d.status]} variant="light">
-              {d.status}
+            <Badge size="sm" color={deliveryStatusColor[d.status]} variant="light" style={{ flexShrink: 0 }}>
+              {d.isSimulated ? `${d.status} (sandbox)` : d.status}
             </Badge>
             <Text size="xs" c="dimmed" truncate maw={220}>
               {d.recipient}
             </Text>
+            {d.statusDetail !== d.status && <VisuallyHidden>{d.statusDetail}</VisuallyHidden>}
           </Group>
         </Tooltip>
       ))}
@@ -36,18 +40,21 @@ function RecipientStatus({ row }: { row: Row }) {
   );
 }
 
+// A subject of up to 255 characters: cut to the spec's 80 (end-user §2 "Intake screens"), the full one on hover.
+const SUBJECT_SHOWN = 80;
+
 const columns: ListColumn<Row>[] = [
   {
     key: 'subject',
     header: 'Subject',
     render: (row) => (
-      <Anchor component={Link} to={row.isDraft ? `/release/draft/${row.id}` : `/release/${row.id}`}>
-        {row.subject || '(no subject)'}
+      <Anchor component={Link} to={row.isDraft ? `/release/draft/${row.id}` : `/release/${row.id}`} display="block" maw={360} aria-label={row.subject || '(no subject)'}>
+        <TruncatedText text={row.subject || '(no subject)'} maxChars={SUBJECT_SHOWN} size="sm" inherit span display="block" />
       </Anchor>
     ),
   },
   { key: 'toAddresses', header: 'To', render: (row) => <MultiValueCell values={row.toAddresses} /> },
-  { key: 'patientName', header: 'Patient' },
+  { key: 'patientName', header: 'Patient', render: (row) => <TruncatedText text={row.patientName ?? ''} size="sm" maw={200} /> },
   { key: 'attachmentCount', header: 'Attachments' },
   { key: 'status', header: 'Status', render: (row) => <RecipientStatus row={row} /> },
   { key: 'updatedDate', header: 'Updated', render: (row) => formatDateTime(row.updatedDate) },
@@ -67,6 +74,7 @@ export function ReleasePage() {
   const list = useReleaseList(state, view);
   const { profile } = useSession();
   const [nonPhiOpen, setNonPhiOpen] = useState(false);
+  usePageTitle('Release');
 
   const viewControl = (
     <SegmentedControl

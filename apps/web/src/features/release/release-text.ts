@@ -1,4 +1,5 @@
-import dayjs from 'dayjs';
+import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
+import { parseTypedDate, todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { parseRecipient } from '@clinicrelay/contracts/delivery.ts';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { formatDateTime } from '../../components/format.ts';
@@ -11,32 +12,26 @@ export const isFaxNumber = (value: string) => parseRecipient(value)?.channel ===
 /** A To tag as it is stored: fax numbers as their 10 digits, Direct addresses lower-cased; null when invalid. */
 export const normalizeAddress = (value: string): string | null => parseRecipient(value)?.address ?? null;
 
-/** ddd-ddd-dddd for fax numbers; anything else as is. */
+/** Fax numbers by the one fax display rule (503-555-0101); Direct addresses as they are. */
 export function formatAddress(value: string): string {
   const parsed = parseRecipient(value);
-  if (parsed?.channel !== 'Fax') return value;
-  const fax = parsed.address;
-  return `${fax.slice(0, 3)}-${fax.slice(3, 6)}-${fax.slice(6)}`;
+  return parsed?.channel === 'Fax' ? formatFaxNumber(parsed.address) : value;
 }
 
-/** MM/DD/YYYY → YYYY-MM-DD; '' stays ''; null when it is not a real date. */
-export function toIsoDate(value: string): string | null {
-  const text = value.trim();
-  if (text === '') return '';
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  if (!match) return null;
-  const iso = `${match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
-}
+// The addresses the user may send from: deleted (3) and pending deletion (4) ones cannot send.
+export const usableFrom = (sources: { address: { fullAddress: string }; status: number }[] | undefined) =>
+  (sources ?? []).filter((s) => s.status !== 3 && s.status !== 4).map((s) => s.address.fullAddress);
 
-/** YYYY-MM-DD → MM/DD/YYYY. */
-export function fromIsoDate(value: string | null | undefined): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value ?? '');
-  return match ? `${match[2]}/${match[3]}/${match[1]}` : '';
+/**
+ * A typed date field checked where it is typed (end-user §5 "Dates"): its YYYY-MM-DD value, '' when
+ * blank, and the text to show under the field when it is not a date or lies in the future.
+ */
+export function checkTypedDate(value: string, texts: { invalid: string; future: string }): { iso: string | null; error: string | null } {
+  const iso = parseTypedDate(value);
+  if (iso === null) return { iso: null, error: texts.invalid };
+  if (iso !== '' && iso > todayIsoDate()) return { iso, error: texts.future };
+  return { iso, error: null };
 }
-
-export const todayIso = () => dayjs().format('YYYY-MM-DD');
 
 const FORWARD_PREFIX = 'FW: ';
 const REPLY_PREFIX = 'RE: ';
@@ -62,10 +57,6 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} k`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-export function truncateName(name: string, max = 60): string {
-  return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
 }
 
 // One color per delivery status wherever a recipient's status shows.
