@@ -34,6 +34,7 @@ import { messagesRoutes } from './modules/messages/routes.ts';
 import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
 import { registerPresence } from './modules/presence/service.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
+import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
@@ -145,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
-  deliveryRoutes(app, { db, now });
+  deliveryRoutes(app, { db, now, faxProvider: config.faxProvider });
   intakeRoutes(app, { db, now });
   usersRoutes(app, { db, now });
   attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliverySummaryRoutes(app, { db, now });
   conversationsRoutes(app, { db, now });
   auditRoutes(app, { db });
+  subscriptionsRoutes(app, { db, now });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -131,7 +131,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'request';
         (modelState[field] ??= []).push(v.message ?? messages.invalidRequest);
       }
-      return reply.status(400).send({ message: messages.invalidRequest, modelState });
+      // One problem is said as itself ("Search must be at most 200 characters."), so a screen that shows only
+      // the message still tells the user what to change; several keep the general heading over modelState.
+      const texts = Object.values(modelState).flat();
+      return reply.status(400).send({ message: texts.length === 1 ? texts[0]! : messages.invalidRequest, modelState });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: { message: error.message, method: error.method, url: error.url } }, 'response did not match its schema');

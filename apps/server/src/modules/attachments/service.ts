@@ -3,6 +3,7 @@ import {
   attachmentMessages,
   attachmentToasts,
   EMPTY_DOCUMENT_DATE,
+  MAX_FILE_NAME_LENGTH,
   previewMessages,
   type AttachmentMetaInput,
   type TransformsBody,
@@ -211,12 +212,24 @@ export async function updateList(
   messageId: string,
   items: { id: string; isSelected?: boolean | undefined; fileName?: string | undefined; attachmentMeta?: AttachmentMetaInput | null | undefined }[],
 ) {
+  const today = deps.now().toISOString().slice(0, 10);
   await deps.db.transaction(async (tx) => {
-    for (const item of items) {
-      const { row } = await editableAttachment(tx, caller, messageId, item.id, true);
+    // Problems are keyed by the item's place in the body, as the body's own format checks are.
+    for (const [index, item] of items.entries()) {
+      const { message, row } = await editableAttachment(tx, caller, messageId, item.id, true);
+      // end-user §5 on save, for Intake (a received message): no document date after today (UTC, as the send
+      // checks it). A Release draft is checked at send, with every other send rule.
+      const documentDate = item.attachmentMeta?.documentDate;
+      if (message.direction === 'Inbound' && documentDate && documentDate !== EMPTY_DOCUMENT_DATE && documentDate > today) {
+        throw badRequest(releaseMessages.documentDateFuture, { [`${index}.attachmentMeta.documentDate`]: [releaseMessages.documentDateFuture] });
+      }
       // A new name keeps the file's extension: it says what the bytes are.
       const extension = path.extname(row.fileName);
       const fileName = item.fileName && (path.extname(item.fileName).toLowerCase() === extension.toLowerCase() ? item.fileName : `${item.fileName}${extension}`);
+      // The kept extension counts toward the limit too (end-user §5: names at most 255 characters).
+      if (fileName && fileName.length > MAX_FILE_NAME_LENGTH) {
+        throw badRequest(attachmentMessages.fileNameTooLong, { [`${index}.fileName`]: [attachmentMessages.fileNameTooLong] });
+      }
       await q.update(tx, row.id, {
         ...(item.isSelected === undefined ? {} : { isSelected: item.isSelected }),
         ...(fileName ? { fileName } : {}),

@@ -8,6 +8,7 @@ import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { attachments, deliveries, messages, patients } from '../../db/schema/messages.ts';
 import { organizations } from '../../db/schema/organizations.ts';
+import { users } from '../../db/schema/users.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { createBlobStore, type BlobStore } from '../../platform/blobs/blob-store.ts';
 import { workflowContext, type WorkflowLogger } from '../../platform/workflows/context.ts';
@@ -21,6 +22,7 @@ const RIVERVIEW_USER = 'user@riverview.example.org';
 const LAKESIDE_DIRECT = 'intake@lakeside.direct.example.org';
 const RIVERVIEW_DIRECT = 'referrals@riverview.direct.example.org';
 const EXTERNAL_FAX = '5551234567';
+const LAKESIDE_FAX = '5035550101';
 const quiet: WorkflowLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 // Text as a reader sees it, through PDF.js (a different parser than the writer).
@@ -210,5 +212,25 @@ describe('Delivery summary', () => {
     await runWorkers();
     expect(await summariesOf(id)).toHaveLength(2);
     expect(await db().select().from(auditEvents).where(and(eq(auditEvents.correlationId, id), eq(auditEvents.eventType, 'DeliverySummaryRequested')))).toHaveLength(2);
+  });
+
+  it('puts the summary under My Intake of the user who asked for it, though it is addressed to a number their Intake does not get', async () => {
+    // Sent from Lakeside's fax number, which is not one of Leo's (user@lakeside has the Direct address only).
+    const id = await sentMessage();
+    await db().update(messages).set({ fromAddress: LAKESIDE_FAX }).where(eq(messages.id, id));
+    const myIntake = async () => {
+      const res = await t.call(LAKESIDE_USER, 'POST', '/api/messages', { isAssignedToSelf: true, sourceTypes: ['DeliverySummary'] });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().items as { id: string; subject: string }[]).map((item) => item.id);
+    };
+    const before = await myIntake();
+
+    expect((await sendToIntake(id)).statusCode).toBe(200);
+    await runWorkers();
+    const [summary] = await summariesOf(id);
+    const [leo] = await db().select().from(users).where(eq(users.userName, LAKESIDE_USER));
+    expect(summary).toMatchObject({ toAddress: LAKESIDE_FAX, assignedUserId: leo!.id });
+    expect((await myIntake()).sort()).toEqual([summary!.id, ...before].sort());
+    expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${summary!.id}`)).statusCode).toBe(200);
   });
 });

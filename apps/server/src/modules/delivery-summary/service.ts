@@ -79,7 +79,13 @@ export async function sendToIntake(deps: DeliverySummaryDeps, caller: Caller, id
   ready(message);
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    const workflowId = await enqueue(tx, { type: DELIVERY_SUMMARY_WORKFLOW, organizationId: caller.organizationId, correlationId: id, payload: { messageId: id } });
+    // requestedBy: the summary lands in the requester's own Intake ("go to My Intake"), assigned to them.
+    const workflowId = await enqueue(tx, {
+      type: DELIVERY_SUMMARY_WORKFLOW,
+      organizationId: caller.organizationId,
+      correlationId: id,
+      payload: { messageId: id, requestedBy: caller.session.userId },
+    });
     await messagesQ.insertEvent(tx, {
       messageId: id,
       organizationId: caller.organizationId,

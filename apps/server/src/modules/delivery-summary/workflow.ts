@@ -3,6 +3,7 @@ import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import type { WorkflowHandler } from '../../platform/workflows/context.ts';
 import { receiveHere, type InboundPatient } from '../../transports/local.ts';
 import * as messagesQ from '../messages/queries.ts';
+import { findMembership } from '../users/queries.ts';
 import { renderDeliverySummary } from './render.ts';
 import { summaryFileName, summaryInput } from './service.ts';
 
@@ -12,6 +13,13 @@ function copiedPatient(row: messagesQ.PatientRow | undefined): InboundPatient | 
   return patient;
 }
 
+// Assigned only while the requester is still a member of the organization (a removed user's summary stays
+// unassigned, for the administrators).
+async function assignToRequester(db: Database, organizationId: string, inboundId: string, userId: string) {
+  if (!(await findMembership(db, organizationId, userId))) return;
+  await messagesQ.update(db, inboundId, { assignedUserId: userId });
+}
+
 export interface DeliverySummaryWorkflowDeps {
   db: Database;
   blobs: BlobStore;
@@ -19,11 +27,12 @@ export interface DeliverySummaryWorkflowDeps {
 }
 
 // The 'delivery-summary' workflow: renders the summary and delivers it into the same organization's
-// Intake. The delivery key names this workflow, so a retried step finds its copy instead of making
-// a second one, while each request still gets its own.
+// Intake, assigned to the user who asked for it, so it shows in their Intake under My Intake whatever
+// addresses they are given. The delivery key names this workflow, so a retried step finds its copy
+// instead of making a second one, while each request still gets its own.
 export function deliverySummaryWorkflow(deps: DeliverySummaryWorkflowDeps): WorkflowHandler {
   return async (ctx) => {
-    const { messageId } = ctx.workflow.payload as { messageId: string };
+    const { messageId, requestedBy } = ctx.workflow.payload as { messageId: string; requestedBy?: string };
     const organizationId = ctx.workflow.organizationId;
     if (!organizationId) return;
     await ctx.step('deliver', 'intake', async () => {
@@ -60,6 +69,8 @@ export function deliverySummaryWorkflow(deps: DeliverySummaryWorkflowDeps): Work
           ],
         },
       );
+      // After the copy commits, and again on a retried step (receiveHere finds the copy): idempotent.
+      if (requestedBy) await assignToRequester(deps.db, organizationId, inboundId, requestedBy);
       return { status: 'Delivered', inboundId };
     });
   };

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
+import { deliveryReasons, sendNotices } from '@clinicrelay/contracts/delivery.ts';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
@@ -185,7 +185,7 @@ describeWithFixtures('Release send and delivery', () => {
       const reply = await saveDraft({ toAddress: RIVERVIEW_DIRECT, fromAddress: 'intake@lakeside.direct.example.org', originalObjectId: original });
       const res = await send(reply, LAKESIDE_USER, 'reply');
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ message: 'The message was sent successfully.', id: reply });
+      expect(res.json()).toEqual({ message: 'The message was sent successfully.', id: reply, waiting: [], simulated: [] });
 
       const plain = await saveDraft({ toAddress: RIVERVIEW_DIRECT });
       expect((await send(plain, LAKESIDE_USER, 'forward')).statusCode).toBe(404);
@@ -197,7 +197,13 @@ describeWithFixtures('Release send and delivery', () => {
     const id = await readyDraft([RIVERVIEW_DIRECT, LAKESIDE_FAX, OTHER_DIRECT, EXTERNAL_FAX]);
     const res = await send(id);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ message: 'The message was sent successfully.', id });
+    // Issue 9: the answer says which recipient waits and which faxes are only simulated, instead of "sent successfully".
+    expect(res.json()).toEqual({
+      message: "The message was sent, but 1 recipient cannot be reached yet. It waits for them; see each recipient's status.",
+      id,
+      waiting: [{ recipient: OTHER_DIRECT, channel: 'Direct', reason: sendNotices.directOutsideInstallation }],
+      simulated: [LAKESIDE_FAX, EXTERNAL_FAX].map((recipient) => ({ recipient, channel: 'Fax', reason: sendNotices.sandboxFax })),
+    });
 
     const sent = (await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json();
     expect(sent).toMatchObject({ isDraft: false, status: 'Pending' });
@@ -239,7 +245,15 @@ describeWithFixtures('Release send and delivery', () => {
     expect(byRecipient[LAKESIDE_FAX]).toMatchObject({ status: 'Delivered', channel: 'Fax', reason: expect.stringContaining('sandbox') });
     expect(byRecipient[EXTERNAL_FAX]).toMatchObject({ status: 'Delivered', channel: 'Fax', reason: 'Delivered by the sandbox fax provider (no real fax was sent)' });
     for (const r of [RIVERVIEW_DIRECT, LAKESIDE_FAX, EXTERNAL_FAX]) expect(byRecipient[r].deliveredAt).toEqual(expect.any(String));
-    expect(byRecipient[OTHER_DIRECT]).toMatchObject({ status: 'Pending', reason: 'Awaiting Direct transport', deliveredAt: null });
+    expect(byRecipient[OTHER_DIRECT]).toMatchObject({ status: 'Pending', reason: deliveryReasons.awaitingDirectTransport, deliveredAt: null });
+    // What the web shows as is: a sandbox fax is not a plain "Delivered", an outside Direct address says why it waits.
+    expect(byRecipient[EXTERNAL_FAX]).toMatchObject({ statusDetail: 'Delivered (sandbox: no real fax was sent)', isSimulated: true });
+    expect(byRecipient[LAKESIDE_FAX]).toMatchObject({ statusDetail: 'Delivered to an organization on this installation (sandbox: no real fax was sent)', isSimulated: true });
+    expect(byRecipient[RIVERVIEW_DIRECT]).toMatchObject({ statusDetail: 'Delivered to an organization on this installation', isSimulated: false });
+    expect(byRecipient[OTHER_DIRECT]).toMatchObject({
+      statusDetail: 'Waiting: Direct delivery to addresses outside this installation is not available yet',
+      isSimulated: false,
+    });
     const [row] = await db().select().from(deliveries).where(and(eq(deliveries.messageId, id), eq(deliveries.recipient, RIVERVIEW_DIRECT)));
     expect(row!.deliveredMessageId).toBe(direct.id);
 
@@ -374,7 +388,12 @@ describeWithFixtures('Release send and delivery', () => {
       await attachPdf(id, null);
       const res = await send(id);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ message: 'The message was sent successfully.', id });
+      expect(res.json()).toEqual({
+        message: 'The message was sent successfully.',
+        id,
+        waiting: [],
+        simulated: [{ recipient: RIVERVIEW_FAX, channel: 'Fax', reason: sendNotices.sandboxFax }],
+      });
       await runWorkers();
 
       const sent = (await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json();

@@ -1,11 +1,19 @@
-import { parseRecipient, sendModelStateKeys as keys, type RecipientAddress, type SendResult } from '@clinicrelay/contracts/delivery.ts';
+import {
+  parseRecipient,
+  sendModelStateKeys as keys,
+  sendNotices,
+  type RecipientAddress,
+  type RecipientNotice,
+  type SendResult,
+} from '@clinicrelay/contracts/delivery.ts';
 import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
-import { writeAudit } from '../../platform/audit.ts';
+import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
+import { findHostedAddress } from '../../transports/local.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { findEnabledFeatures } from '../session/queries.ts';
 import * as q from './queries.ts';
@@ -13,6 +21,8 @@ import * as q from './queries.ts';
 export interface DeliveryDeps {
   db: Database;
   now: () => Date;
+  // config.faxProvider: with the sandbox, no fax leaves this installation.
+  faxProvider?: 'sandbox';
 }
 
 export type Caller = OrgCaller;
@@ -184,24 +194,51 @@ export async function commitSend(tx: DbOrTx, s: SendCommit): Promise<void> {
   );
 }
 
+// What the send answer says about recipients that will not really be reached: Direct addresses that no
+// organization here owns (no Direct transport to other HISPs yet) and, with the sandbox, every fax number.
+async function recipientNotices(deps: DeliveryDeps, recipients: RecipientAddress[]) {
+  const waiting: RecipientNotice[] = [];
+  const simulated: RecipientNotice[] = [];
+  for (const r of recipients) {
+    if (r.channel === 'Direct' && !(await findHostedAddress(deps.db, 'Direct', r.address))) {
+      waiting.push({ recipient: r.address, channel: r.channel, reason: sendNotices.directOutsideInstallation });
+    }
+    if (r.channel === 'Fax' && (deps.faxProvider ?? 'sandbox') === 'sandbox') simulated.push({ recipient: r.address, channel: r.channel, reason: sendNotices.sandboxFax });
+  }
+  return { waiting, simulated };
+}
+
 // POST /api/messages/{id}/send, /forward, /reply: one transaction locks the draft's row, validates
 // what it holds and commits the sent message, one delivery per recipient and the send workflow; a
 // concurrent save waits for the lock and then finds no draft (409). Answers before anything is delivered.
+// A refused send (400) of a draft that only this send's save made (draftSave.beforeSend, no file) discards
+// the draft in the same transaction and says so (draftDiscarded): nobody saved it, so nothing is left.
 export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string, kind: SendKind): Promise<SendResult> {
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
+  const outcome = await deps.db.transaction(async (tx) => {
     const draft = await messagesQ.findByIdForUpdate(tx, caller.organizationId, id);
     if (!draft || draft.direction !== 'Outbound') throw notFound();
     if (!draft.isDraft) throw new AppError(409, releaseMessages.notADraft);
     // Forward and reply send a draft made from another message.
     if (kind !== 'send' && !draft.originalObjectId) throw notFound();
-    // Intake: a message opened from Triage cannot be replied to.
-    if (kind === 'reply' && (await messagesQ.findById(tx, caller.organizationId, draft.originalObjectId!))?.sourceType === 'Triage') {
-      throw badRequest(intakeMessages.replyFromTriage);
+    try {
+      // Intake: a message opened from Triage cannot be replied to.
+      if (kind === 'reply' && (await messagesQ.findById(tx, caller.organizationId, draft.originalObjectId!))?.sourceType === 'Triage') {
+        throw badRequest(intakeMessages.replyFromTriage);
+      }
+      const { recipients, fromSourceId } = await validate(tx, caller, draft, kind, now);
+      const tracked = await tracksFaxResponses(tx, caller, draft, recipients);
+      await commitSend(tx, { organizationId: caller.organizationId, userId: caller.session.userId, ip: caller.ip ?? null, messageId: id, kind, recipients, fromSourceId, tracked, now });
+      return { kind: 'sent' as const, recipients };
+    } catch (error) {
+      if (!(error instanceof AppError && error.statusCode === 400) || !(await messagesQ.isUnkeptDraft(tx, id))) throw error;
+      await messagesQ.remove(tx, id);
+      await writeAudit(tx, { eventType: 'DraftDiscarded', ...auditedBy(caller), correlationId: id, details: { reason: 'SendRefused' } }, now);
+      return { kind: 'refused' as const, error };
     }
-    const { recipients, fromSourceId } = await validate(tx, caller, draft, kind, now);
-    const tracked = await tracksFaxResponses(tx, caller, draft, recipients);
-    await commitSend(tx, { organizationId: caller.organizationId, userId: caller.session.userId, ip: caller.ip ?? null, messageId: id, kind, recipients, fromSourceId, tracked, now });
   });
-  return { message: releaseMessages.sendSuccess, id };
+  if (outcome.kind === 'refused') throw new AppError(400, outcome.error.message, { ...outcome.error.extra, draftDiscarded: true });
+  const { waiting, simulated } = await recipientNotices(deps, outcome.recipients);
+  const message = waiting.length ? sendNotices.sentWithWaiting(waiting.length, outcome.recipients.length) : releaseMessages.sendSuccess;
+  return { message, id, waiting, simulated };
 }

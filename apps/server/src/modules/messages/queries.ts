@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, notInArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { auditEvents } from '../../db/schema/audit.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import {
   addressCache,
@@ -77,7 +78,14 @@ export interface OutboundFilter {
 
 // Release's list: the organization's sent messages and drafts, newest change first.
 export async function findPage(db: DbOrTx, filter: OutboundFilter, page: { offset: number; limit: number }) {
-  const conditions: SQL[] = [eq(messages.organizationId, filter.organizationId), eq(messages.direction, 'Outbound'), isNull(messages.deletedAt)];
+  const conditions: SQL[] = [
+    eq(messages.organizationId, filter.organizationId),
+    eq(messages.direction, 'Outbound'),
+    isNull(messages.deletedAt),
+    // A draft nobody saved (only a send's first step made it, and no file is attached) is not in Drafts.
+    // Spelled with the table name: drizzle may leave the column unqualified, and the subqueries would take it for theirs.
+    sql`not (${messages.isDraft} and ${unkept(sql`"messages"."id"`)})`,
+  ];
   if (filter.isDraft !== undefined) conditions.push(eq(messages.isDraft, filter.isDraft));
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -98,6 +106,28 @@ export async function insert(db: DbOrTx, row: typeof messages.$inferInsert) {
   return created!;
 }
 
+// A new draft with its DraftCreated event and, when it has one, its patient and the audit row of that: one
+// statement, so all of it or nothing commits without a transaction (a draft save is the most frequent write).
+export async function insertDraft(
+  db: DbOrTx,
+  draft: {
+    message: typeof messages.$inferInsert & { id: string };
+    event: typeof messageEvents.$inferInsert;
+    patient: { row: typeof patients.$inferInsert; audit: typeof auditEvents.$inferInsert } | null;
+  },
+) {
+  const created = db.$with('created').as(db.insert(messages).values(draft.message).returning());
+  const event = db.$with('created_event').as(db.insert(messageEvents).values(draft.event).returning({ id: messageEvents.id }));
+  if (!draft.patient) {
+    const [row] = await db.with(created, event).select().from(created);
+    return { row: row!, patient: null };
+  }
+  const patient = db.$with('created_patient').as(db.insert(patients).values(draft.patient.row).returning());
+  const audit = db.$with('created_audit').as(db.insert(auditEvents).values(draft.patient.audit).returning({ id: auditEvents.id }));
+  const [row] = await db.with(created, event, patient, audit).select().from(created).innerJoin(patient, sql`true`);
+  return { row: row!.created, patient: row!.created_patient };
+}
+
 export async function update(db: DbOrTx, id: string, values: Partial<typeof messages.$inferInsert>) {
   const [row] = await db.update(messages).set(values).where(eq(messages.id, id)).returning();
   return row!;
@@ -109,7 +139,8 @@ export async function remove(db: DbOrTx, id: string) {
 
 export async function upsertPatient(db: DbOrTx, row: typeof patients.$inferInsert) {
   const { messageId: _m, organizationId: _o, ...values } = row;
-  await db.insert(patients).values(row).onConflictDoUpdate({ target: patients.messageId, set: values });
+  const [saved] = await db.insert(patients).values(row).onConflictDoUpdate({ target: patients.messageId, set: values }).returning();
+  return saved!;
 }
 
 export async function copyAttachments(db: DbOrTx, fromMessageId: string, toMessageId: string, onlyIds?: string[]) {
@@ -119,6 +150,29 @@ export async function copyAttachments(db: DbOrTx, fromMessageId: string, toMessa
   if (rows.length === 0) return;
   // Blobs are immutable, so a copy shares them; only the rows are new.
   await db.insert(attachments).values(rows.map(({ id: _id, createdAt: _c, ...rest }) => ({ ...rest, messageId: toMessageId })));
+}
+
+// The DraftCreated event of a draft made by the save a send starts with carries this flag (no column for it):
+// until the draft is saved on its own or gets a file, a refused send discards it.
+export const BEFORE_SEND = 'beforeSend';
+
+// True for a draft made only as a send's first step: never saved on its own, and no file attached by the user
+// (the attachments a forward carries over are not: they came with the save, like the rest of the form).
+const unkept = (messageId: SQL) => sql`(exists (select 1 from ${messageEvents} e where e.message_id = ${messageId}
+  and e.event_type = 'DraftCreated' and e.details ->> ${BEFORE_SEND} = 'true')
+  and not exists (select 1 from ${messageEvents} e where e.message_id = ${messageId} and e.event_type = 'AttachmentAdded'))`;
+
+export async function isUnkeptDraft(db: DbOrTx, messageId: string) {
+  const [row] = await db.select({ unkept: sql<boolean>`${unkept(sql`"messages"."id"`)}` }).from(messages).where(eq(messages.id, messageId));
+  return row?.unkept === true;
+}
+
+// The user saved the draft: it stays whatever a later send's answer is.
+export async function keepDraft(db: DbOrTx, messageId: string) {
+  await db
+    .update(messageEvents)
+    .set({ details: { [BEFORE_SEND]: false } })
+    .where(and(eq(messageEvents.messageId, messageId), eq(messageEvents.eventType, 'DraftCreated'), sql`${messageEvents.details} ->> ${BEFORE_SEND} = 'true'`));
 }
 
 export async function insertEvent(db: DbOrTx, row: typeof messageEvents.$inferInsert) {
@@ -135,6 +189,24 @@ export async function findReleaseTypes(db: DbOrTx, organizationId: string) {
     .from(releaseTypes)
     .where(or(isNull(releaseTypes.organizationId), eq(releaseTypes.organizationId, organizationId)))
     .orderBy(asc(releaseTypes.name));
+}
+
+// What a draft save looks up, in one statement: the organization's document source of the From address (first by
+// type and address, as findDocumentSources lists them) and whether the release type is one the organization may use.
+export async function findDraftReferences(db: DbOrTx, organizationId: string, refs: { fromAddress: string | null; releaseTypeId: string | null }) {
+  const [row] = await db
+    .select({
+      fromDocumentSourceId: refs.fromAddress
+        ? sql<string | null>`(select ${documentSources.id} from ${documentSources} where ${documentSources.organizationId} = ${organizationId}
+            and ${documentSources.fullAddress} = ${refs.fromAddress} order by ${documentSources.type}, ${documentSources.fullAddress} limit 1)`
+        : sql<string | null>`null`,
+      releaseTypeFound: refs.releaseTypeId
+        ? sql<boolean>`exists (select 1 from ${releaseTypes} where ${releaseTypes.id} = ${refs.releaseTypeId}
+            and (${releaseTypes.organizationId} is null or ${releaseTypes.organizationId} = ${organizationId}))`
+        : sql<boolean>`false`,
+    })
+    .from(sql`(select 1) as "one"`);
+  return row!;
 }
 
 export async function findReleaseType(db: DbOrTx, organizationId: string, id: string) {

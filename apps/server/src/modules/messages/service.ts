@@ -1,10 +1,14 @@
+import { deliveryStatusDetail, isSimulatedDelivery } from '@clinicrelay/contracts/delivery.ts';
+import { randomUUID } from 'node:crypto';
 import type { DraftSave, Message, Patient } from '@clinicrelay/contracts/messages.ts';
 import { DEFAULT_BRAND_NAME, isNonPatientOrigin, nonPatientOrigin, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
+import { intakePatientMessages } from '@clinicrelay/contracts/intake.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
-import { auditedBy, auditListViewed, writeAudit } from '../../platform/audit.ts';
+import { auditedBy, auditListViewed, auditRow, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
+import { organizationWithSettings } from '../organization-settings/service.ts';
 import * as q from './queries.ts';
 
 export interface MessagesDeps {
@@ -37,7 +41,16 @@ function toPatient(row: q.PatientRow | undefined): Patient | null {
 }
 
 function toDelivery(d: Awaited<ReturnType<typeof q.findDeliveries>>[number]) {
-  return { recipient: d.recipient, channel: d.channel, status: d.status, reason: d.reason, updatedAt: d.updatedAt.toISOString(), deliveredAt: iso(d.deliveredAt) };
+  return {
+    recipient: d.recipient,
+    channel: d.channel,
+    status: d.status,
+    reason: d.reason,
+    updatedAt: d.updatedAt.toISOString(),
+    deliveredAt: iso(d.deliveredAt),
+    statusDetail: deliveryStatusDetail(d.status, d.reason),
+    isSimulated: isSimulatedDelivery(d.reason),
+  };
 }
 
 // The Attachment of end-user §3 as messages and the attachments calls return it.
@@ -68,12 +81,20 @@ export async function getMessage(deps: MessagesDeps, caller: Caller, id: string)
 
 // Who an audit row names: the user, their organization and where the request came from.
 
-async function loadMessage(deps: MessagesDeps, caller: Caller, id: string): Promise<Message> {
-  const row = await visibleMessage(deps.db, caller, id);
+// What a save already holds of the message it answers with: nothing of it is read again.
+interface KnownParts {
+  row?: Awaited<ReturnType<typeof q.insert>>;
+  patient?: q.PatientRow | null;
+  attachments?: q.AttachmentRow[];
+  deliveries?: Awaited<ReturnType<typeof q.findDeliveries>>;
+}
+
+async function loadMessage(deps: MessagesDeps, caller: Caller, id: string, known: KnownParts = {}): Promise<Message> {
+  const row = known.row ?? (await visibleMessage(deps.db, caller, id));
   const [patientRow, attachmentRows, deliveryRows, conversation] = await Promise.all([
-    q.findPatient(deps.db, id),
-    q.findAttachments(deps.db, [id]),
-    q.findDeliveries(deps.db, [id]),
+    known.patient === undefined ? q.findPatient(deps.db, id) : (known.patient ?? undefined),
+    known.attachments ?? q.findAttachments(deps.db, [id]),
+    known.deliveries ?? q.findDeliveries(deps.db, [id]),
     row.conversationId ? q.findConversation(deps.db, row.conversationId) : undefined,
   ]);
   return {
@@ -171,13 +192,13 @@ async function ownDraft(tx: DbOrTx, caller: Caller, id: string) {
 
 // The columns a draft save may set, from the request body (undefined leaves a column as it is).
 async function draftValues(deps: MessagesDeps, caller: Caller, body: DraftSave) {
-  const sources = body.fromAddress ? await q.findDocumentSources(deps.db, caller.organizationId) : [];
-  const from = body.fromAddress?.toLowerCase();
-  if (body.releaseTypeId && !(await q.findReleaseType(deps.db, caller.organizationId, body.releaseTypeId))) throw notFound();
+  const lookup = { fromAddress: body.fromAddress?.toLowerCase() || null, releaseTypeId: body.releaseTypeId ?? null };
+  const refs = lookup.fromAddress || lookup.releaseTypeId ? await q.findDraftReferences(deps.db, caller.organizationId, lookup) : { fromDocumentSourceId: null, releaseTypeFound: false };
+  if (body.releaseTypeId && !refs.releaseTypeFound) throw notFound();
   return {
     subject: body.subject,
     fromAddress: body.fromAddress === undefined ? undefined : (body.fromAddress || null),
-    fromDocumentSourceId: body.fromAddress === undefined ? undefined : (sources.find((s) => s.fullAddress === from)?.id ?? null),
+    fromDocumentSourceId: body.fromAddress === undefined ? undefined : refs.fromDocumentSourceId,
     toAddress: body.toAddress === undefined ? undefined : splitAddresses(body.toAddress).join(';'),
     body: body.body,
     comments: body.comments,
@@ -200,66 +221,130 @@ async function draftValues(deps: MessagesDeps, caller: Caller, body: DraftSave) 
   };
 }
 
+const patientRowOf = (caller: Caller, messageId: string, p: Patient) => ({
+  ...p,
+  patientIds: cleanIdentifiers(p),
+  birthDate: p.birthDate || null,
+  visitDate: p.visitDate || null,
+  messageId,
+  organizationId: caller.organizationId,
+});
+
 async function savePatientRow(db: DbOrTx, caller: Caller, messageId: string, p: Patient) {
-  await q.upsertPatient(db, {
-    ...p,
-    patientIds: cleanIdentifiers(p),
-    birthDate: p.birthDate || null,
-    visitDate: p.visitDate || null,
-    messageId,
-    organizationId: caller.organizationId,
-  });
+  return q.upsertPatient(db, patientRowOf(caller, messageId, p));
 }
 
 // A change of a message's patient is a change of PHI (DESIGN.md "Audit"), recorded with it; no PHI in details.
-const auditPatientChanged = (tx: DbOrTx, caller: Caller, messageId: string, at: Date) =>
-  writeAudit(tx, { eventType: 'PatientChanged', ...auditedBy(caller), correlationId: messageId }, at);
+const patientChanged = (caller: Caller, messageId: string) => ({ eventType: 'PatientChanged', ...auditedBy(caller), correlationId: messageId });
+const auditPatientChanged = (tx: DbOrTx, caller: Caller, messageId: string, at: Date) => writeAudit(tx, patientChanged(caller, messageId), at);
+
+// A new draft's row and its DraftCreated event.
+type DraftValues = Awaited<ReturnType<typeof draftValues>>;
+const newDraftRow = (caller: Caller, values: DraftValues, body: DraftSave, now: Date) => ({
+  ...values,
+  ...(body.isNonPatient ? { origin: nonPatientOrigin(DEFAULT_BRAND_NAME), patientName: null } : {}),
+  organizationId: caller.organizationId,
+  direction: 'Outbound' as const,
+  createdBy: caller.session.userId,
+  originalObjectId: body.originalObjectId ?? null,
+  createdDate: now,
+  updatedDate: now,
+});
+const draftCreated = (caller: Caller, messageId: string, body: DraftSave, now: Date) => ({
+  messageId,
+  organizationId: caller.organizationId,
+  userId: caller.session.userId,
+  eventType: 'DraftCreated',
+  // Made by the save a send starts with: a refused send discards it (delivery/service.ts).
+  ...(body.beforeSend ? { details: { [q.BEFORE_SEND]: true } } : {}),
+  createdAt: now,
+});
+
+// A new draft that copies no attachments: one statement writes it, its event, its patient and the audit row,
+// and the answer is built from what it wrote.
+async function createDraft(deps: MessagesDeps, caller: Caller, values: DraftValues, body: DraftSave, now: Date): Promise<Message> {
+  const message = { id: randomUUID(), ...newDraftRow(caller, values, body, now) };
+  // A non-PHI fax never carries a patient, whatever the client sends.
+  const patient = body.patient && !isNonPatientOrigin(message.origin ?? null) ? body.patient : null;
+  const created = await q.insertDraft(deps.db, {
+    message,
+    event: draftCreated(caller, message.id, body, now),
+    patient: patient && { row: patientRowOf(caller, message.id, patient), audit: auditRow(patientChanged(caller, message.id), now) },
+  });
+  return loadMessage(deps, caller, created.row.id, { row: created.row, patient: created.patient, attachments: [], deliveries: [] });
+}
 
 // PUT /api/messages (id null: a new draft) and PUT /api/messages/{id}.
 export async function saveDraft(deps: MessagesDeps, caller: Caller, id: string | null, body: DraftSave): Promise<Message> {
   const values = await draftValues(deps, caller, body);
   if (body.originalObjectId) await visibleMessage(deps.db, caller, body.originalObjectId);
   const now = deps.now();
-  const messageId = await deps.db.transaction(async (tx) => {
+  const copiesAttachments = !!body.originalObjectId && !!body.attachments?.length;
+  if (!id && !copiesAttachments) return createDraft(deps, caller, values, body, now);
+  const saved = await deps.db.transaction(async (tx) => {
+    // The answer is built from what the save wrote: a new draft has no deliveries, and no attachments unless a forward copied some.
+    const known: KnownParts = id ? {} : { deliveries: [], attachments: [] };
     let row;
     if (id) {
       const draft = await ownDraft(tx, caller, id);
       // A non-PHI fax never carries a patient, whatever the client sends.
       const patientName = isNonPatientOrigin(draft.origin) ? undefined : values.patientName;
       row = await q.update(tx, id, { ...values, patientName, updatedDate: now });
+      // Saved as such (not as the first step of a send): from now on a refused send keeps it.
+      if (!body.beforeSend) await q.keepDraft(tx, id);
     } else {
-      row = await q.insert(tx, {
-        ...values,
-        ...(body.isNonPatient ? { origin: nonPatientOrigin(DEFAULT_BRAND_NAME), patientName: null } : {}),
-        organizationId: caller.organizationId,
-        direction: 'Outbound',
-        createdBy: caller.session.userId,
-        originalObjectId: body.originalObjectId ?? null,
-        createdDate: now,
-        updatedDate: now,
-      });
-      await q.insertEvent(tx, { messageId: row.id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'DraftCreated', createdAt: now });
+      row = await q.insert(tx, newDraftRow(caller, values, body, now));
+      await q.insertEvent(tx, draftCreated(caller, row.id, body, now));
       // A forward carries the original's attachments it names; ids of any other message are ignored.
       if (body.originalObjectId && body.attachments?.length) {
         await q.copyAttachments(tx, body.originalObjectId, row.id, body.attachments.map((a) => a.id));
+        delete known.attachments;
       }
+      known.patient = null;
     }
     if (body.patient && !isNonPatientOrigin(row.origin)) {
-      await savePatientRow(tx, caller, row.id, body.patient);
+      known.patient = await savePatientRow(tx, caller, row.id, body.patient);
       await auditPatientChanged(tx, caller, row.id, now);
     }
-    return row.id;
+    return { ...known, row };
   });
-  return loadMessage(deps, caller, messageId);
+  return loadMessage(deps, caller, saved.row.id, saved);
 }
 
-// PUT /api/messages/{id}/patient.
+// end-user §5 "Patient and document rules on save" for Intake (§4 page strategy "intake"): birth date and
+// gender are never required there; first and last name are when the organization exports patients; the
+// birth date is not after today (UTC, as the send checks it). Print-only organizations cannot change it.
+// Keys name the fields of the PUT .../patient body, like the format checks of its schema.
+async function checkIntakePatient(tx: DbOrTx, caller: Caller, p: Patient, now: Date) {
+  const { settings } = await organizationWithSettings(tx, caller.organizationId);
+  if (settings.exportMode === 'Print') throw new AppError(409, intakePatientMessages.printOnly);
+  const problems: Record<string, string[]> = {};
+  // Not worded in the spec: "patient export" is exporting with patients (not the non-patient export).
+  if (!settings.nonPatientExport) {
+    if (!p.firstName) problems.firstName = [releaseMessages.patientFirstNameRequired];
+    if (!p.lastName) problems.lastName = [releaseMessages.patientLastNameRequired];
+  }
+  if (p.birthDate && p.birthDate > now.toISOString().slice(0, 10)) problems.birthDate = [releaseMessages.patientBirthDateFuture];
+  const texts = Object.values(problems).flat();
+  // The message lists every problem, one a line (end-user §8: exception messages are split by line).
+  if (texts.length) throw badRequest(texts.join('\n'), problems);
+}
+
+// PUT /api/messages/{id}/patient: a draft of the caller's organization (Release), or a received message the
+// caller may see (Intake, with the same visibility as opening it). Locked like a draft save.
 export async function savePatient(deps: MessagesDeps, caller: Caller, id: string, p: Patient): Promise<Message> {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    await ownDraft(tx, caller, id);
+    const row = await q.findByIdForUpdate(tx, caller.organizationId, id, messageVisibleTo(viewerOf(caller)));
+    if (!row) throw notFound();
+    if (row.direction === 'Inbound') await checkIntakePatient(tx, caller, p, now);
+    else if (!row.isDraft) throw new AppError(409, releaseMessages.notADraft);
     await savePatientRow(tx, caller, id, p);
     await q.update(tx, id, { patientName: patientNameOf(p), updatedDate: now });
+    // Intake's Activity lists who changed a received message's patient.
+    if (row.direction === 'Inbound') {
+      await q.insertEvent(tx, { messageId: id, organizationId: caller.organizationId, userId: caller.session.userId, eventType: 'PatientChanged', createdAt: now });
+    }
     await auditPatientChanged(tx, caller, id, now);
   });
   return loadMessage(deps, caller, id);

@@ -71,7 +71,7 @@ describe('Assigning addresses and intake rules to users', () => {
     expect(created.statusCode, created.body).toBe(200);
     const rule = created.json();
     expect(rule).toEqual({ id: expect.any(String), name: 'Fax from Lakeside', toAddress: null, fromAddress: '5035550101', sourceType: 'Fax' });
-    expect((await t.call(DEMO.riverviewAdmin, 'POST', '/api/intakerules', { name: 'Everything' })).json().message).toBe('The request is invalid.');
+    expect((await t.call(DEMO.riverviewAdmin, 'POST', '/api/intakerules', { name: 'Everything' })).json().message).toBe('A rule needs a To address, a From address or a source type.');
     expect((await t.call(DEMO.riverviewUser, 'POST', '/api/intakerules', { name: 'Mine', sourceType: 'Fax' })).statusCode).toBe(403);
 
     expect((await t.call(DEMO.riverviewUser, 'GET', '/api/intakerules')).json()).toContainEqual(rule);
