@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { openPglite, openPostgres, type DatabaseHandle } from '../apps/server/src/db/client.ts';
+import { openPglite, openPostgres, pgliteExtensions, type DatabaseHandle } from '../apps/server/src/db/client.ts';
 import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
 
 export const PASSWORD = 'Demo-pass-2026!';
@@ -40,12 +40,13 @@ async function adminQuery(url: string, statement: string) {
 // A fresh database: in-memory PGlite, or (databaseUrl) a new database on that PostgreSQL server,
 // dropped on close, as the server tests do.
 async function freshDatabase(databaseUrl: string | undefined): Promise<DatabaseHandle> {
-  if (!databaseUrl) return openPglite(await PGlite.create());
+  if (!databaseUrl) return openPglite(await PGlite.create({ extensions: pgliteExtensions }));
   const name = `clinicrelay_bench_${randomBytes(6).toString('hex')}`;
   await adminQuery(databaseUrl, `create database ${name}`);
   const target = new URL(databaseUrl);
   target.pathname = `/${name}`;
-  const handle = openPostgres(target.toString(), 4);
+  // The server's own pool size: the load figures measure what a server process does.
+  const handle = openPostgres(target.toString());
   return {
     ...handle,
     async close() {

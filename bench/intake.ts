@@ -1,9 +1,12 @@
 import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
 import { sql, type SQL } from 'drizzle-orm';
-import { INTAKE_COUNT_CAP, INTAKE_DEFAULT_DAYS, INTAKE_PAGE_SIZE, type IntakeFilter } from '@clinicrelay/contracts/intake.ts';
+import { INTAKE_COUNT_CAP, INTAKE_DEFAULT_DAYS, INTAKE_PAGE_SIZE, INTAKE_TOTAL_COUNT_PAGES, type IntakeFilter } from '@clinicrelay/contracts/intake.ts';
 import { queryRows, type Database } from '../apps/server/src/db/client.ts';
+import { SCAN_BUDGET_PER_MATCH, SCAN_LIMIT_PER_MATCH } from '../apps/server/src/modules/intake/queries.ts';
+import type { App } from '../apps/server/src/platform/http.ts';
 import { benchApp, benchPostgresUrl, PASSWORD } from './bench-app.ts';
-import { compare, measure } from './measure.ts';
+import { compare, measure, type Measurement } from './measure.ts';
 
 const MESSAGES = 100_000;
 // Timed runs per figure (after WARMUP untimed ones), 8 figures per database; BENCH_ITERATIONS overrides.
@@ -13,6 +16,8 @@ const SEARCH_WORD = 'echo';
 const DIRECT_ADDRESS = 'referrals@riverview.direct.example.org';
 const FAX_NUMBER = '5035550202';
 const DAY_MS = 86_400_000;
+// The first page's total is counted this far (apps/server/src/modules/intake/service.ts).
+const TOTAL_UP_TO = INTAKE_PAGE_SIZE * INTAKE_TOTAL_COUNT_PAGES;
 
 interface Ids {
   org: string;
@@ -74,84 +79,140 @@ async function loadIntakeMessages(db: Database, ids: Ids) {
       cross join lateral generate_series(1, m.n) p
       cross join lateral (select id, size_in_bytes from blobs where organization_id = ${ids.org} order by id offset (p - 1) % 5 limit 1) b`);
   });
-  await db.execute(sql`analyze`);
+  // As autovacuum leaves a table that grew over weeks: statistics, and the visibility map index-only scans read.
+  await db.execute(sql`vacuum analyze`);
 }
 
 type Search = { word: string; sourceType: string } | null;
 
-// What one list call executes (apps/server/src/modules/intake/queries.ts: findPage, countAttachments,
-// countCapped, and hasAssignments for a User), written by hand. Not included: the session lookup
-// every authenticated request makes (bench/session.ts measures it).
+// What one list call executes (apps/server/src/modules/intake/queries.ts: findPage, the matches read in index
+// order within a budget of rows, looked up another way when sparse, then the page's rows with their attachment
+// counts; countFigures, the capped counts and, for a User, hasAssignments, in one statement), written by hand.
+// Not included: the session lookup every authenticated request makes (bench/session.ts measures it) and the audit row.
 function listQueries(ids: Ids, viewer: 'admin' | 'user', search: Search) {
-  const recipients = sql.raw(`string_to_array(lower("messages"."to_address"), ';')`);
+  const recipients = sql.raw(`"messages"."recipients"`);
   const visibility =
     viewer === 'admin'
       ? undefined
       : sql`("messages"."assigned_user_id" = ${ids.user}
           or ${recipients} && array(select "document_sources"."full_address" from "user_document_sources" inner join "document_sources" on "document_sources"."id" = "user_document_sources"."document_source_id"
             where "user_document_sources"."user_id" = ${ids.user} and "user_document_sources"."organization_id" = ${ids.org})
-          or exists (select 1 from "user_intake_rules" inner join "intake_rules" on "intake_rules"."id" = "user_intake_rules"."intake_rule_id"
+          or (exists (select 1 from "user_intake_rules" where "user_intake_rules"."user_id" = ${ids.user} and "user_intake_rules"."organization_id" = ${ids.org})
+            and exists (select 1 from "user_intake_rules" inner join "intake_rules" on "intake_rules"."id" = "user_intake_rules"."intake_rule_id"
             where "user_intake_rules"."user_id" = ${ids.user} and "user_intake_rules"."organization_id" = ${ids.org}
             and coalesce("intake_rules"."to_address", "intake_rules"."from_address", "intake_rules"."source_type") is not null
             and ("intake_rules"."to_address" is null or "intake_rules"."to_address" = any(${recipients}))
             and ("intake_rules"."from_address" is null or "intake_rules"."from_address" = lower("messages"."from_address"))
-            and ("intake_rules"."source_type" is null or "intake_rules"."source_type" = "messages"."source_type")))`;
+            and ("intake_rules"."source_type" is null or "intake_rules"."source_type" = "messages"."source_type"))))`;
   const readExpr = sql.raw(`("messages"."is_read" or coalesce((select bool_and(a."is_read") from "attachments" a where a."message_id" = "messages"."id"), false))`);
   const viewerId = viewer === 'admin' ? ids.admin : ids.user;
   // The route's default start: 30 days before now, at UTC start of day.
   const from = new Date(Date.parse(new Date().toISOString().slice(0, 10)) - INTAKE_DEFAULT_DAYS * DAY_MS).toISOString();
-  const scope: SQL[] = [sql`"messages"."organization_id" = ${ids.org}`, sql`"messages"."direction" = 'Inbound'`, sql`"messages"."deleted_at" is null`, sql`"messages"."system_received_date" >= ${from}`];
-  if (visibility) scope.push(visibility);
-  const where = [...scope];
+  const window: SQL[] = [sql`"messages"."organization_id" = ${ids.org}`, sql`"messages"."direction" = 'Inbound'`, sql`"messages"."deleted_at" is null`, sql`"messages"."system_received_date" >= ${from}`];
+  const scope = visibility ? [...window, visibility] : window;
+  const narrowing: SQL[] = visibility ? [visibility] : [];
   if (search) {
-    const like = `%${search.word}%`;
-    where.push(sql`"messages"."source_type" in (${search.sourceType})`);
-    where.push(sql`("messages"."subject" ilike ${like} or "messages"."from_address" ilike ${like} or "messages"."to_address" ilike ${like} or "messages"."patient_name" ilike ${like})`);
+    narrowing.push(sql`"messages"."source_type" in (${search.sourceType})`);
+    narrowing.push(sql`"messages"."search_text" like lower(${`%${search.word}%`})`);
   }
-  const capped = (extra: SQL | undefined) =>
-    sql`select count(*)::int as n from (select 1 from "messages" where ${sql.join(extra ? [...scope, extra] : scope, sql` and `)} limit ${INTAKE_COUNT_CAP + 1}) "capped"`;
+  const hit = narrowing.length ? sql.join(narrowing, sql` and `) : sql`true`;
+  const upTo = (conditions: SQL[], limit: number) =>
+    sql`(select count(*)::int from (select 1 from "messages" where ${sql.join(conditions, sql` and `)} limit ${limit}) "capped")`;
+  const counted = (extra?: SQL) => upTo(extra ? [...scope, extra] : scope, INTAKE_COUNT_CAP + 1);
+  const assignments =
+    viewer === 'user'
+      ? sql`(exists (select 1 from "user_document_sources" where "user_id" = ${ids.user} and "organization_id" = ${ids.org})
+          or exists (select 1 from "user_intake_rules" where "user_id" = ${ids.user} and "organization_id" = ${ids.org})
+          or exists (select 1 from "messages" where "organization_id" = ${ids.org} and "assigned_user_id" = ${ids.user} and "direction" = 'Inbound' and "deleted_at" is null))`
+      : sql`null`;
+  const figures = sql`select ${counted()} as "all",
+      ${counted(sql`"messages"."assigned_user_id" is null`)} as "unassigned",
+      ${counted(sql`"messages"."assigned_user_id" = ${viewerId}`)} as "assignedToSelf",
+      ${counted(sql`not ${readExpr}`)} as "unread",
+      ${counted(sql`("messages"."status" = 'Failed' and "messages"."failed_acknowledged_at" is null)`)} as "failed",
+      ${assignments} as "hasAssignments"`;
   return {
-    page: sql`select "id", "subject", "from_address", "to_address", "message_date", "system_received_date", "updated_date", "is_urgent", "is_processed",
-                 "processed_type", "source_type", "patient_name", "status", "properties", "is_read"
-          from "messages" where ${sql.join(where, sql` and `)}
-          order by "messages"."system_received_date" desc, "messages"."id" desc limit ${INTAKE_PAGE_SIZE} offset 0`,
-    total: sql`select count(*)::int as n from "messages" where ${sql.join(where, sql` and `)}`,
-    attachments: (messageIds: string[]) =>
-      sql`select "message_id", count(*)::int as total, cast(count(*) filter (where not "attachments"."is_read") as integer) as unread
-          from "attachments" where "attachments"."message_id" in (${sql.join(
+    // Rows of the window in date order from the start or after a row, and the matches among them.
+    scanned: (budget: number, after: { at: string; id: string } | null) =>
+      sql`select "id", "at"::text as "at", "hit", "boundary" from (
+          select "id", "system_received_date" as "at", (${hit}) as "hit",
+                 row_number() over (order by "system_received_date" desc, "id" desc) = ${budget} as "boundary"
+          from "messages" where ${sql.join(after ? [...window, sql`("system_received_date", "id") < (${after.at}::timestamptz, ${after.id}::uuid)`] : window, sql` and `)}
+          order by "system_received_date" desc, "id" desc limit ${budget}) as "scanned"
+        where "hit" or "boundary" order by "at" desc, "id" desc limit ${TOTAL_UP_TO + 2}`,
+    sparse: sql`with "matches" as materialized (select "id", "system_received_date" as "at" from "messages" where ${sql.join([...window, ...narrowing], sql` and `)})
+        select "id", (count(*) over ())::int as "total" from "matches" order by "at" desc, "id" desc limit ${TOTAL_UP_TO + 1}`,
+    rows: (messageIds: string[]) =>
+      sql`select "id", "subject", "from_address", "to_address", "message_date", "system_received_date", "updated_date", "is_urgent", "is_processed",
+                 "processed_type", "source_type", "patient_name", "status", "properties", "is_read",
+                 (select count(*)::int from "attachments" a where a.message_id = "messages"."id") as "attachment_count",
+                 (select count(*)::int from "attachments" a where a.message_id = "messages"."id" and not a.is_read) as "unread_attachment_count"
+          from "messages" where "messages"."id" in (${sql.join(
             messageIds.map((id) => sql`${id}`),
             sql`, `,
-          )}) group by "attachments"."message_id"`,
-    counts: {
-      all: capped(undefined),
-      unassigned: capped(sql`"messages"."assigned_user_id" is null`),
-      assignedToSelf: capped(sql`"messages"."assigned_user_id" = ${viewerId}`),
-      unread: capped(sql`not ${readExpr}`),
-      failed: capped(sql`("messages"."status" = 'Failed' and "messages"."failed_acknowledged_at" is null)`),
-    },
-    assignments:
-      viewer === 'user' ? sql`select "document_source_id" from "user_document_sources" where "user_id" = ${ids.user} and "organization_id" = ${ids.org} limit 1` : undefined,
+          )})`,
+    figures,
   };
 }
 
+interface Figures {
+  all: number;
+  unassigned: number;
+  assignedToSelf: number;
+  unread: number;
+  failed: number;
+  hasAssignments: boolean | null;
+}
+
+type Scanned = { id: string; at: string; hit: boolean; boundary: boolean };
+
 async function rawList(db: Database, ids: Ids, viewer: 'admin' | 'user', search: Search) {
   const queries = listQueries(ids, viewer, search);
-  const page = await queryRows<{ id: string }>(db, queries.page);
-  // As the route: a first page that is not full is its own total.
-  const totalCount = page.length < INTAKE_PAGE_SIZE ? page.length : (await queryRows<{ n: number }>(db, queries.total))[0]!.n;
-  const messageIds = page.map((r) => r.id);
-  const attachmentCounts = messageIds.length ? await queryRows<{ message_id: string; total: number; unread: number }>(db, queries.attachments(messageIds)) : [];
-  const counts: Record<string, number> = {};
-  for (const [name, query] of Object.entries(queries.counts)) counts[name] = (await queryRows<{ n: number }>(db, query))[0]!.n;
-  if (queries.assignments) await queryRows(db, queries.assignments);
-  return { totalCount, ids: messageIds, attachments: attachmentCounts.reduce((n, r) => n + r.total, 0), counts };
+  const want = TOTAL_UP_TO + 1;
+  // As findMatches: a budget of rows in date order, more at the density seen if that stays within the limit, else the sparse lookup.
+  const scan = async (budget: number, after: Scanned | null) => {
+    const rows = await queryRows<Scanned>(db, queries.scanned(budget, after));
+    return { hits: rows.filter((r) => r.hit).map((r) => r.id), last: rows.find((r) => r.boundary) ?? null };
+  };
+  const first = await scan(want * SCAN_BUDGET_PER_MATCH, null);
+  let matches = first.hits;
+  let last = first.last;
+  let path = 'in date order';
+  if (matches.length < want && last && matches.length > 0) {
+    const needed = Math.ceil(((want - matches.length) * want * SCAN_BUDGET_PER_MATCH * 1.5) / matches.length);
+    if (needed <= want * (SCAN_LIMIT_PER_MATCH - SCAN_BUDGET_PER_MATCH)) {
+      const more = await scan(needed, last);
+      matches = [...matches, ...more.hits];
+      last = more.last;
+      path = 'in date order, read on';
+    }
+  }
+  matches = matches.slice(0, want);
+  let total = matches.length;
+  if (matches.length < want && last) {
+    const sparse = await queryRows<{ id: string; total: number }>(db, queries.sparse);
+    matches = sparse.map((r) => r.id);
+    total = Math.min(sparse[0]?.total ?? 0, want);
+    path = 'sparse, looked up by index';
+  }
+  const pageIds = matches.slice(0, INTAKE_PAGE_SIZE);
+  const rows = pageIds.length ? await queryRows<{ id: string; attachment_count: number }>(db, queries.rows(pageIds)) : [];
+  const [figures] = await queryRows<Figures>(db, queries.figures);
+  const { hasAssignments: _assigned, ...counts } = figures!;
+  return {
+    totalCount: Math.min(total, TOTAL_UP_TO),
+    totalCountCapped: total > TOTAL_UP_TO,
+    ids: pageIds,
+    attachments: rows.reduce((n, r) => n + r.attachment_count, 0),
+    counts,
+    path,
+  };
 }
 
 // BENCH_EXPLAIN=1: the plans of the queries of one list call, with their timings.
 async function explainList(db: Database, ids: Ids, viewer: 'admin' | 'user', search: Search): Promise<string[]> {
   const queries = listQueries(ids, viewer, search);
-  const page = await queryRows<{ id: string }>(db, queries.page);
-  const named: [string, SQL][] = [['page', queries.page], ['total', queries.total], ['attachments', queries.attachments(page.map((r) => r.id))], ...Object.entries(queries.counts).map(([n, q]): [string, SQL] => [`count ${n}`, q])];
+  const named: [string, SQL][] = [['matches in date order, within the first budget', queries.scanned((TOTAL_UP_TO + 1) * SCAN_BUDGET_PER_MATCH, null)], ['matches of a sparse list', queries.sparse], ['counts', queries.figures]];
   const lines: string[] = [];
   for (const [name, query] of named) {
     const plan = await queryRows<{ 'QUERY PLAN': string }>(db, sql`explain (analyze, costs off) ${query}`);
@@ -162,11 +223,90 @@ async function explainList(db: Database, ids: Ids, viewer: 'admin' | 'user', sea
 
 interface ListResponse {
   totalCount: number;
+  totalCountCapped?: boolean;
   counts: Record<string, number>;
   items: { id: string; attachmentCount: number }[];
 }
 
-async function onDatabase(label: string, databaseUrl: string | undefined): Promise<string[]> {
+// Issue 9 §4: p95 of a list call, for both roles, with or without a search.
+const TARGET_P95_MS = { PGlite: 60, PostgreSQL: 25 } as const;
+type DatabaseLabel = keyof typeof TARGET_P95_MS;
+const targetLine = (label: DatabaseLabel, m: Measurement) =>
+  `  target p95 <= ${TARGET_P95_MS[label]} ms on ${label}: ${m.p95Ms! <= TARGET_P95_MS[label] ? 'met' : 'NOT met'} (p95 ${m.p95Ms!.toFixed(1)} ms)`;
+
+// Under load: LOAD_CONNECTIONS clients on loopback for LOAD_SECONDS against the real app listening on a port
+// (HTTP, session lookup, audit row), autocannon running in a worker thread so the load does not queue on the
+// server's event loop; beside the same number of concurrent callers of the raw SQL through the same database
+// handle (the pool on PostgreSQL). Latencies are autocannon's percentiles (it has no p95).
+const LOAD_CONNECTIONS = 150;
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS) || 10;
+
+interface LoadFigure {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p97_5Ms: number;
+  p99Ms: number;
+  // What did not answer 200.
+  failures: { non2xx: number; errors: number; timeouts: number };
+}
+
+const nearestRank = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+const formatLoad = (f: LoadFigure) =>
+  `${f.name}: ${f.requestsPerSecond.toFixed(0)} requests/s, p50 ${f.p50Ms.toFixed(0)} ms, p97.5 ${f.p97_5Ms.toFixed(0)} ms, p99 ${f.p99Ms.toFixed(0)} ms` +
+  (f.failures.non2xx + f.failures.errors + f.failures.timeouts
+    ? `, failed: ${f.failures.non2xx} not 200, ${f.failures.errors} errors (${f.failures.timeouts} timeouts)`
+    : '');
+
+async function routeUnderLoad(app: App, authorization: string, label: string): Promise<LoadFigure> {
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      { url: `${address}/api/messages`, method: 'POST', connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, workers: 1, headers: { authorization, 'content-type': 'application/json' }, body: '{}' },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+  });
+  return {
+    name: `${label}, Administrator, default filter, ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s (autocannon), route`,
+    requestsPerSecond: result.requests.total / LOAD_SECONDS,
+    p50Ms: result.latency.p50,
+    p97_5Ms: result.latency.p97_5,
+    p99Ms: result.latency.p99,
+    failures: { non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts },
+  };
+}
+
+async function rawUnderLoad(db: Database, ids: Ids): Promise<LoadFigure> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + LOAD_SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: LOAD_CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        try {
+          await rawList(db, ids, 'admin', null);
+          latencies.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    name: `raw SQL, same queries, ${LOAD_CONNECTIONS} concurrent callers`,
+    requestsPerSecond: latencies.length / seconds,
+    p50Ms: nearestRank(sorted, 50),
+    p97_5Ms: nearestRank(sorted, 97.5),
+    p99Ms: nearestRank(sorted, 99),
+    failures: { non2xx: 0, errors, timeouts: 0 },
+  };
+}
+
+async function onDatabase(label: DatabaseLabel, databaseUrl: string | undefined): Promise<string[]> {
   const started = performance.now();
   const { app, handle, close } = await benchApp({ databaseUrl });
   try {
@@ -185,16 +325,18 @@ async function onDatabase(label: string, databaseUrl: string | undefined): Promi
                  (select count(*)::int from attachments where organization_id = ${ids!.org}) as attachments`,
     );
     const lines = [
-      `Intake list (POST /api/messages, page of ${INTAKE_PAGE_SIZE}) on ${label}: ${size!.messages} inbound messages in Riverview, ${size!.attachments} attachments, loaded and analyzed in ${loadSeconds.toFixed(1)} s; ${ITERATIONS} timed runs per figure after ${WARMUP} warm-up runs; baseline: the same queries as raw SQL (no session lookup)`,
+      `Intake list (POST /api/messages, page of ${INTAKE_PAGE_SIZE}) on ${label}: ${size!.messages} inbound messages in Riverview, ${size!.attachments} attachments, loaded, vacuumed and analyzed in ${loadSeconds.toFixed(1)} s; ${ITERATIONS} timed runs per figure after ${WARMUP} warm-up runs; baseline: the same queries as raw SQL (no session lookup)`,
     ];
     const filters: { name: string; body: IntakeFilter; search: Search }[] = [
       { name: 'default filter {}', body: {}, search: null },
       { name: `search '${SEARCH_WORD}' in Fax`, body: { filter: SEARCH_WORD, sourceTypes: ['Fax'] }, search: { word: SEARCH_WORD, sourceType: 'Fax' } },
     ];
+    let adminAuthorization = '';
     for (const viewer of ['admin', 'user'] as const) {
       const login = await app.inject({ method: 'POST', url: '/api/account/login', payload: { userName: `${viewer}@riverview.example.org`, password: PASSWORD } });
       if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
       const authorization = `Bearer ${login.json<{ accessToken: string }>().accessToken}`;
+      if (viewer === 'admin') adminAuthorization = authorization;
       for (const filter of filters) {
         const call = async () => {
           const res = await app.inject({ method: 'POST', url: '/api/messages', headers: { authorization }, payload: filter.body });
@@ -205,17 +347,22 @@ async function onDatabase(label: string, databaseUrl: string | undefined): Promi
         const [viaRoute, viaSql] = [await call(), await rawList(handle.db, ids!, viewer, filter.search)];
         const same =
           viaRoute.totalCount === viaSql.totalCount &&
+          !!viaRoute.totalCountCapped === viaSql.totalCountCapped &&
           JSON.stringify(viaRoute.items.map((i) => i.id)) === JSON.stringify(viaSql.ids) &&
           viaRoute.items.reduce((n, i) => n + i.attachmentCount, 0) === viaSql.attachments &&
           JSON.stringify(viaRoute.counts) === JSON.stringify(viaSql.counts);
         if (!same) throw new Error(`raw SQL differs from the route for ${viewer}, ${filter.name}: ${JSON.stringify({ route: { totalCount: viaRoute.totalCount, counts: viaRoute.counts }, raw: { totalCount: viaSql.totalCount, counts: viaSql.counts } })}`);
         const who = viewer === 'admin' ? 'Administrator' : 'User (visibility by assignment)';
-        const route = await measure(`${label}, ${who}, ${filter.name} (${viaRoute.totalCount} matches), route`, ITERATIONS, call, WARMUP);
+        const matches = `${viaRoute.totalCount}${viaRoute.totalCountCapped ? '+' : ''} matches, found ${viaSql.path}`;
+        const route = await measure(`${label}, ${who}, ${filter.name} (${matches}), route`, ITERATIONS, call, WARMUP);
         const baseline = await measure('raw SQL, same queries', ITERATIONS, () => rawList(handle.db, ids!, viewer, filter.search), WARMUP);
-        lines.push(compare(route, baseline));
+        lines.push(compare(route, baseline), targetLine(label, route));
         if (process.env.BENCH_EXPLAIN) lines.push(...(await explainList(handle.db, ids!, viewer, filter.search)));
       }
     }
+    const loaded = await routeUnderLoad(app, adminAuthorization, label);
+    const rawLoaded = await rawUnderLoad(handle.db, ids!);
+    lines.push(`${formatLoad(loaded)}\n  baseline ${formatLoad(rawLoaded)}`);
     lines.push(`  (${label} half took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
     return lines;
   } finally {

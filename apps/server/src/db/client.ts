@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -24,6 +25,10 @@ export interface DatabaseHandle {
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 // Serializes migrations when several server processes start together on one PostgreSQL.
 const MIGRATION_LOCK = 727_001;
+
+// Every PGlite of the app, its tests and benches loads these: a database with an index that uses an extension
+// (Intake's trigram search, migration 0008) cannot be opened without it.
+export const pgliteExtensions = { pg_trgm };
 
 export function openPglite(client: PGlite): DatabaseHandle {
   const db = drizzlePglite({ client, casing: 'snake_case' });
@@ -93,7 +98,7 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
   const dir = path.join(opts.dataDir, 'db');
   mkdirSync(dir, { recursive: true });
-  return openPglite(await PGlite.create(dir));
+  return openPglite(await PGlite.create(dir, { extensions: pgliteExtensions }));
 }
 
 export async function ping(db: Database): Promise<boolean> {

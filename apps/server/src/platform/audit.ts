@@ -15,8 +15,11 @@ export interface AuditEvent {
 // Security events and every read or change of PHI write one row (DESIGN.md "Audit"). Never put PHI,
 // passwords or tokens in details.
 export async function writeAudit(db: DbOrTx, event: AuditEvent, at?: Date): Promise<void> {
-  await db.insert(auditEvents).values({ ...event, ...(at ? { createdAt: at } : {}) });
+  await db.insert(auditEvents).values(auditRow(event, at));
 }
+
+// The row writeAudit inserts, for a change that writes it within its own statement.
+export const auditRow = (event: AuditEvent, at?: Date): typeof auditEvents.$inferInsert => ({ ...event, ...(at ? { createdAt: at } : {}) });
 
 // Who did it: the columns every audit row of an organization user's request carries.
 export const auditedBy = (caller: OrgCaller) => ({

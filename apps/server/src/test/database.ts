@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openPglite, openPostgres, type DatabaseHandle } from '../db/client.ts';
+import { openPglite, openPostgres, pgliteExtensions, type DatabaseHandle } from '../db/client.ts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
 
@@ -18,7 +18,7 @@ const pgliteTemplate = (): Blob => (template ??= new Blob([readFileSync(inject('
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const url = process.env.TEST_DATABASE_URL;
   if (inject('testDatabase') === 'pglite' || !url) {
-    const client = await PGlite.create({ loadDataDir: pgliteTemplate() });
+    const client = await PGlite.create({ loadDataDir: pgliteTemplate(), extensions: pgliteExtensions });
     return openPglite(client);
   }
   const name = `clinicrelay_test_${randomBytes(6).toString('hex')}`;

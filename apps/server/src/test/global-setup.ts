@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
-import { openPglite } from '../db/client.ts';
+import { openPglite, pgliteExtensions } from '../db/client.ts';
 import { seedDemo } from '../db/seed/demo.ts';
 
 declare module 'vitest' {
@@ -17,7 +17,7 @@ declare module 'vitest' {
 // (PGlite's cold start is seconds, a clone well under one).
 export async function setup(project: TestProject) {
   if (project.config.provide.testDatabase === 'postgres') return;
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: pgliteExtensions });
   const handle = openPglite(client);
   await handle.migrate();
   await seedDemo(handle.db, { demoPassword: DEFAULT_DEMO_PASSWORD, env: 'test' });

@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
 import type { Database } from '../db/client.ts';
+import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
 import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
 import type { BlobStore } from '../platform/blobs/blob-store.ts';
@@ -10,15 +12,27 @@ export interface LocalDeps {
   now: () => Date;
 }
 
-export interface InboundAttachment {
+interface InboundFile {
   fileName: string;
   mimeType: string;
-  bytes: Uint8Array;
-  // The PDF rendition: 'same' when the file is itself the PDF, null when there is none.
-  preview: Uint8Array | 'same' | null;
   previewStatus: 'Available' | 'Failed' | 'NotApplicable';
   meta: AttachmentMeta | null;
 }
+
+// New bytes to store, with the PDF rendition: 'same' when the file is itself the PDF, null when there is none.
+export interface InboundBytes extends InboundFile {
+  bytes: Uint8Array;
+  preview: Uint8Array | 'same' | null;
+}
+
+// Blobs already stored on this installation, shared by reference: a blob never changes once written, and
+// one is removed only when no attachment refers to it (platform/blobs). A local delivery copies no bytes.
+export interface InboundSharedBlobs extends InboundFile {
+  blobId: string;
+  previewBlobId: string | null;
+}
+
+export type InboundAttachment = InboundBytes | InboundSharedBlobs;
 
 export type InboundPatient = Omit<typeof patients.$inferInsert, 'id' | 'messageId' | 'organizationId'>;
 
@@ -99,18 +113,27 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
       if (copy.patient) await tx.insert(patients).values({ ...copy.patient, messageId: inboundId, organizationId: copy.organizationId });
       const owner = { organizationId: copy.organizationId };
       for (const [position, a] of copy.attachments.entries()) {
-        const current = await deps.blobs.put(a.bytes, owner, tx);
-        const preview = a.preview === 'same' ? current : a.preview ? await deps.blobs.put(a.preview, owner, tx) : null;
+        let current: { id: string; sizeInBytes: number };
+        let previewId: string | null;
+        if ('blobId' in a) {
+          const [shared] = await tx.select({ id: blobs.id, sizeInBytes: blobs.sizeInBytes }).from(blobs).where(eq(blobs.id, a.blobId));
+          if (!shared) throw new Error(`Blob ${a.blobId} to share does not exist.`);
+          current = shared;
+          previewId = a.previewBlobId;
+        } else {
+          current = await deps.blobs.put(a.bytes, owner, tx);
+          previewId = a.preview === 'same' ? current.id : a.preview ? (await deps.blobs.put(a.preview, owner, tx)).id : null;
+        }
         await tx.insert(attachments).values({
           messageId: inboundId,
           organizationId: copy.organizationId,
           position,
           fileName: a.fileName,
           mimeType: a.mimeType,
-          sizeInBytes: a.bytes.length,
+          sizeInBytes: current.sizeInBytes,
           originalBlobId: current.id,
           currentBlobId: current.id,
-          previewBlobId: preview?.id ?? null,
+          previewBlobId: previewId,
           previewStatus: a.previewStatus,
           meta: a.meta,
           createdAt: now,
@@ -147,7 +170,7 @@ export function localFaxLine(deps: LocalDeps) {
       sentMessageId: fax.sentMessageId,
       recipient: fax.to,
       fromAddress: fax.from,
-      subject: `Fax from ${fax.from}`,
+      subject: `Fax from ${formatFaxNumber(fax.from)}`,
       body: '',
       isUrgent: false,
       patient: null,

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { blobs } from './blobs.ts';
 import { documentSources } from './document-sources.ts';
@@ -95,11 +95,38 @@ export const messages = pgTable(
     assignedUserId: uuid().references(() => users.id, { onDelete: 'set null' }),
     isRead: boolean().notNull().default(false),
     failedAcknowledgedAt: timestamp({ withTimezone: true }),
+    // Intake's search: subject, addresses, fax numbers also as bare digits, and patient name, lower-case, one a
+    // line. Words are matched anywhere in it (any order); a trigram index serves it where pg_trgm exists (migration 0008).
+    searchText: text()
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL =>
+          sql`lower(${messages.subject} || chr(10) || coalesce(${messages.fromAddress}, '') || chr(10) || ${messages.toAddress} || chr(10) || coalesce(${messages.patientName}, '') || case when ${messages.fromAddress} ~ '^[0-9 ().+-]+$' then chr(10) || regexp_replace(${messages.fromAddress}, '[^0-9]', '', 'g') else '' end || case when ${messages.toAddress} ~ '^[0-9 ().+;-]+$' then chr(10) || regexp_replace(${messages.toAddress}, '[^0-9;]', '', 'g') else '' end)`,
+      ),
+    // The recipients of toAddress, lower-case: Intake's visibility and rules compare them on every row of a list.
+    recipients: text()
+      .array()
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`string_to_array(lower(${messages.toAddress}), ';')`),
   },
   (t) => [
     index('messages_org_list_idx').on(t.organizationId, t.direction, t.isDraft, t.updatedDate),
     unique('messages_delivery_key_unique').on(t.organizationId, t.deliveryKey),
-    index('messages_intake_received_idx').on(t.organizationId, t.direction, t.systemReceivedDate),
+    // Intake's list pages in index order (received or updated date, then id), whatever the filters.
+    index('messages_intake_by_received_idx')
+      .on(t.organizationId, t.systemReceivedDate, t.id)
+      .where(sql`${t.direction} = 'Inbound' and ${t.deletedAt} is null`),
+    index('messages_intake_by_updated_idx')
+      .on(t.organizationId, t.updatedDate, t.id)
+      .where(sql`${t.direction} = 'Inbound' and ${t.deletedAt} is null`),
+    // A sparse list of one source type (Fax, Upload...) is looked up through it (intake/queries.ts findMatches).
+    index('messages_intake_source_idx')
+      .on(t.organizationId, t.sourceType, t.systemReceivedDate)
+      .where(sql`${t.direction} = 'Inbound' and ${t.deletedAt} is null`),
+    // Intake's "assigned to me" count and a User's assigned messages.
+    index('messages_intake_assigned_idx')
+      .on(t.organizationId, t.assignedUserId, t.systemReceivedDate)
+      .where(sql`${t.direction} = 'Inbound' and ${t.deletedAt} is null`),
     // Intake's failed count: failures are rare, so without it the count reads the whole window.
     index('messages_intake_failed_idx')
       .on(t.organizationId, t.systemReceivedDate)

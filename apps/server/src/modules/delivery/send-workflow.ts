@@ -26,10 +26,13 @@ type PatientRow = NonNullable<Awaited<ReturnType<typeof messagesQ.findPatient>>>
 
 const withExtension = (fileName: string, ext: string) => `${fileName.replace(/\.[^./\\]+$/, '')}.${ext}`;
 
-// The PDF a viewer or fax machine shows for an attachment: its rendition, or the file when it is a PDF.
+// The blob of the PDF a viewer or fax machine shows for an attachment: its rendition, or the file when it is a PDF.
+const pdfBlobOf = (a: AttachmentRow): string | null =>
+  a.previewBlobId && a.previewStatus === 'Available' ? a.previewBlobId : a.mimeType === 'application/pdf' ? a.currentBlobId : null;
+
 async function pdfRendition(blobs: BlobStore, a: AttachmentRow): Promise<Uint8Array | null> {
-  if (a.previewBlobId && a.previewStatus === 'Available') return blobs.get(a.previewBlobId);
-  return a.mimeType === 'application/pdf' ? blobs.get(a.currentBlobId) : null;
+  const blobId = pdfBlobOf(a);
+  return blobId ? blobs.get(blobId) : null;
 }
 
 const inboundPatient = (p: PatientRow | undefined): InboundPatient | null => {
@@ -40,20 +43,22 @@ const inboundPatient = (p: PatientRow | undefined): InboundPatient | null => {
 
 // The receiving organization's copies of the selected attachments, in the message's conversion:
 // the file as it is now, its PDF rendition, or a C-CDA XDS-SD wrapping that PDF. A file without a
-// PDF rendition (structured files) travels as it is.
+// PDF rendition (structured files) travels as it is. Files and renditions are shared by reference
+// (blobs never change); only an XDS-SD document is new bytes.
 async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, patient: PatientRow | undefined): Promise<InboundAttachment[]> {
   const selected = (await messagesQ.findAttachments(deps.db, [message.id])).filter((a) => a.isSelected);
   const copies: InboundAttachment[] = [];
   for (const a of selected) {
-    const pdf = await pdfRendition(deps.blobs, a);
-    if (message.conversion === 'Pdf' && pdf) {
-      copies.push({ fileName: withExtension(a.fileName, 'pdf'), mimeType: 'application/pdf', bytes: pdf, preview: 'same', previewStatus: 'Available', meta: a.meta });
+    const pdfBlobId = pdfBlobOf(a);
+    if (message.conversion === 'Pdf' && pdfBlobId) {
+      copies.push({ fileName: withExtension(a.fileName, 'pdf'), mimeType: 'application/pdf', blobId: pdfBlobId, previewBlobId: pdfBlobId, previewStatus: 'Available', meta: a.meta });
       continue;
     }
-    if (message.conversion === 'Cda' && pdf && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
-      const [organization, author] = await Promise.all([
+    if (message.conversion === 'Cda' && pdfBlobId && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
+      const [organization, author, pdf] = await Promise.all([
         q.findOrganization(deps.db, message.organizationId),
         message.createdBy ? q.findUserName(deps.db, message.createdBy) : undefined,
+        deps.blobs.get(pdfBlobId),
       ]);
       const xml = buildXdsSdDocument({
         title: a.meta?.documentType ?? a.fileName,
@@ -69,14 +74,12 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
       copies.push({ fileName: withExtension(a.fileName, 'xml'), mimeType: 'application/xml', bytes: new TextEncoder().encode(xml), preview: pdf, previewStatus: 'Available', meta: a.meta });
       continue;
     }
-    const bytes = await deps.blobs.get(a.currentBlobId);
-    const isItsOwnPdf = pdf !== null && (a.previewBlobId === a.currentBlobId || (!a.previewBlobId && a.mimeType === 'application/pdf'));
     copies.push({
       fileName: a.fileName,
       mimeType: a.mimeType,
-      bytes,
-      preview: isItsOwnPdf ? 'same' : pdf,
-      previewStatus: pdf ? 'Available' : a.previewStatus === 'NotApplicable' ? 'NotApplicable' : 'Failed',
+      blobId: a.currentBlobId,
+      previewBlobId: pdfBlobId,
+      previewStatus: pdfBlobId ? 'Available' : a.previewStatus === 'NotApplicable' ? 'NotApplicable' : 'Failed',
       meta: a.meta,
     });
   }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { queryRows, type DbOrTx } from '../../db/client.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { intakeRules, userDocumentSources, userIntakeRules } from '../../db/schema/intake.ts';
 import { attachments, messageEvents, messages } from '../../db/schema/messages.ts';
@@ -20,8 +20,8 @@ export const viewerOf = (caller: { session: AuthContext; organizationId: string 
   seesAll: caller.session.roles.includes('Administrator'),
 });
 
-// The message's recipients as lower-case values (toAddress is semicolon-separated).
-const recipientsOf = sql`string_to_array(lower(${messages.toAddress}), ';')`;
+// The message's recipients as lower-case values (toAddress is semicolon-separated), stored with the row.
+const recipientsOf = sql`${messages.recipients}`;
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // The one visibility rule of Intake, for selects on messages (org and direction are the caller's
@@ -33,12 +33,14 @@ export function inboundVisibleTo(viewer: Viewer): SQL | undefined {
     // The user's addresses as one array, computed once per query (an InitPlan), not once per message.
     sql`${recipientsOf} && array(select ${documentSources.fullAddress} from ${userDocumentSources} inner join ${documentSources} on ${documentSources.id} = ${userDocumentSources.documentSourceId}
       where ${userDocumentSources.userId} = ${viewer.userId} and ${userDocumentSources.organizationId} = ${viewer.organizationId})`,
-    sql`exists (select 1 from ${userIntakeRules} inner join ${intakeRules} on ${intakeRules.id} = ${userIntakeRules.intakeRuleId}
+    // The uncorrelated first test runs once per query: a user without rules never runs the per-message one.
+    sql`(exists (select 1 from ${userIntakeRules} where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId})
+      and exists (select 1 from ${userIntakeRules} inner join ${intakeRules} on ${intakeRules.id} = ${userIntakeRules.intakeRuleId}
       where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId}
       and coalesce(${intakeRules.toAddress}, ${intakeRules.fromAddress}, ${intakeRules.sourceType}) is not null
       and (${intakeRules.toAddress} is null or ${intakeRules.toAddress} = any(${recipientsOf}))
       and (${intakeRules.fromAddress} is null or ${intakeRules.fromAddress} = lower(${messages.fromAddress}))
-      and (${intakeRules.sourceType} is null or ${intakeRules.sourceType} = ${messages.sourceType}))`,
+      and (${intakeRules.sourceType} is null or ${intakeRules.sourceType} = ${messages.sourceType})))`,
   );
 }
 
@@ -116,19 +118,54 @@ export interface IntakeQuery {
 const readExpr = sql<boolean>`("messages"."is_read" or coalesce((select bool_and(a."is_read") from "attachments" a where a."message_id" = "messages"."id"), false))`;
 export const isReadOf = (markedRead: boolean, attachments: { total: number; unread: number } | undefined) =>
   markedRead || (!!attachments && attachments.total > 0 && attachments.unread === 0);
-const unacknowledgedFailure = and(eq(messages.status, 'Failed'), isNull(messages.failedAcknowledgedAt))!;
+const unacknowledgedFailure = and(sql`${messages.status} = 'Failed'`, isNull(messages.failedAcknowledgedAt))!;
 
 // What every count and the list share: the organization's inbound messages in the date range that the caller may see.
+// Direction and deletion are literals: the planner matches them to the partial indexes of Intake (schema/messages.ts).
 function scope(query: Pick<IntakeQuery, 'organizationId' | 'visibility' | 'dateColumn' | 'from' | 'until'>): SQL[] {
+  return query.visibility ? [...dateWindow(query), query.visibility] : dateWindow(query);
+}
+
+// The part of the scope an index of Intake answers (schema/messages.ts): organization, direction, deletion, dates.
+function dateWindow(query: Pick<IntakeQuery, 'organizationId' | 'dateColumn' | 'from' | 'until'>): SQL[] {
   const column = query.dateColumn === 'receiveDate' ? messages.systemReceivedDate : messages.updatedDate;
-  const where: SQL[] = [eq(messages.organizationId, query.organizationId), eq(messages.direction, 'Inbound'), isNull(messages.deletedAt), gte(column, query.from)];
+  const where: SQL[] = [eq(messages.organizationId, query.organizationId), sql`${messages.direction} = 'Inbound'`, sql`${messages.deletedAt} is null`, gte(column, query.from)];
   if (query.until) where.push(lt(column, query.until));
-  if (query.visibility) where.push(query.visibility);
   return where;
 }
 
-function conditions(query: IntakeQuery): SQL[] {
-  const where = scope(query);
+// A typed phone or fax number: digits with the usual punctuation, 7 to 15 digits.
+const PHONE = /^\+?[\d\s().-]+$/;
+const phoneDigits = (value: string) => {
+  if (!PHONE.test(value)) return null;
+  const digits = value.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return null;
+  // Numbers are stored as their 10 digits: a leading US country code is not part of them.
+  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+};
+
+// The free-text search as terms that must all be found, each as one of its spellings. Words match anywhere
+// and in any order ("Thomas Nguyen" finds "Nguyen, Thomas"); a phone number matches typed with or without
+// punctuation (503-555-0101, (503) 555-0101 or 5035550101), as Updox's and Kno2's inbox searches do.
+function searchTerms(text: string): string[][] {
+  const whole = phoneDigits(text.trim());
+  const words = whole ? [text.trim()] : text.split(/[\s,;]+/).filter(Boolean);
+  const terms = new Map<string, string[]>();
+  for (const word of words) {
+    const digits = phoneDigits(word);
+    const spellings = [...new Set([digits, word.toLowerCase()].filter((v): v is string => !!v))];
+    terms.set(spellings.join('\n'), spellings);
+  }
+  return [...terms.values()];
+}
+
+// search_text is lower-case; PostgreSQL lower-cases the pattern the same way (a trigram index serves `like`).
+const searchCondition = (text: string) =>
+  and(...searchTerms(text).map((spellings) => or(...spellings.map((s) => sql`${messages.searchText} like lower(${`%${escapeLike(s)}%`})`))!));
+
+// What narrows the date window: visibility and every filter of the list.
+function filters(query: IntakeQuery): SQL[] {
+  const where: SQL[] = query.visibility ? [query.visibility] : [];
   if (query.rules) {
     const rules = query.rules.map((rule) => {
       const parts: SQL[] = [];
@@ -148,10 +185,8 @@ function conditions(query: IntakeQuery): SQL[] {
       eq(documentSources.organizationId, query.organizationId),
     )} and lower(${documentSources.fullAddress}) = any(${recipientsOf}))`);
   }
-  if (query.text) {
-    const like = `%${escapeLike(query.text)}%`;
-    where.push(or(ilike(messages.subject, like), ilike(messages.fromAddress, like), ilike(messages.toAddress, like), ilike(messages.patientName, like))!);
-  }
+  const search = query.text ? searchCondition(query.text) : undefined;
+  if (search) where.push(search);
   if (query.columnFilters) where.push(...columnConditions(query.columnFilters));
   const assignment: SQL[] = [];
   if (query.unassigned) assignment.push(isNull(messages.assignedUserId));
@@ -160,34 +195,69 @@ function conditions(query: IntakeQuery): SQL[] {
   return where;
 }
 
-// The counts beside the filters; each stops at `cap` + 1 rows, so none scans more than it shows.
-export async function countCapped(db: DbOrTx, query: IntakeQuery, userId: string, cap: number) {
-  const base = scope(query);
-  const capped = async (extra: SQL | undefined) => {
-    const sub = db
-      .select({ one: sql`1` })
-      .from(messages)
-      .where(and(...base, extra))
-      .limit(cap + 1)
-      .as('capped');
-    const [row] = await db.select({ n: count() }).from(sub);
-    return row?.n ?? 0;
+// How many rows match, stopping at `limit`: no count reads more rows than it can show.
+const countUpTo = (where: SQL | undefined, limit: number) =>
+  sql<number>`(select count(*)::int from (select 1 from ${messages} where ${where} limit ${limit}) as "capped")`;
+
+// Rows of the date window read in index order, per match wanted, before the density seen decides what next.
+export const SCAN_BUDGET_PER_MATCH = 5;
+// At most this many rows per match wanted are read in index order in all; a sparser list is looked up another way.
+export const SCAN_LIMIT_PER_MATCH = 40;
+
+// The first `want` matches of the list in its order (ids), and how many match, counted up to `want`. A dense
+// list is read in index order and stops at `want` matches; when the first rows show the matches too sparse to
+// be found that way within want * SCAN_LIMIT_PER_MATCH rows, they are found as the planner likes best (bitmaps
+// of the trigram, source type and assignment indexes) and sorted: a sparse search or a User's narrow view never
+// walks the whole date range row by row.
+async function findMatches(db: DbOrTx, query: IntakeQuery, want: number) {
+  const column = query.dateColumn === 'receiveDate' ? messages.systemReceivedDate : messages.updatedDate;
+  const dir = sql.raw(query.orderDir === 'asc' ? 'asc' : 'desc');
+  const narrowing = filters(query);
+  const matched = narrowing.length ? and(...narrowing)! : sql`true`;
+  // Up to `budget` rows of the window in order, after the row `after` when given; the matches among them, and
+  // the last row read when the budget ran out first.
+  const scan = async (budget: number, after: { at: string; id: string } | null) => {
+    const from = after ? sql`(${column}, ${messages.id}) ${sql.raw(query.orderDir === 'asc' ? '>' : '<')} (${after.at}::timestamptz, ${after.id}::uuid)` : undefined;
+    const rows = await queryRows<{ id: string; at: string; hit: boolean; boundary: boolean }>(
+      db,
+      sql`select "id", "at"::text as "at", "hit", "boundary" from (
+            select ${messages.id} as "id", ${column} as "at", (${matched}) as "hit",
+                   row_number() over (order by ${column} ${dir}, ${messages.id} ${dir}) = ${budget} as "boundary"
+            from ${messages} where ${and(...dateWindow(query), from)}
+            order by ${column} ${dir}, ${messages.id} ${dir} limit ${budget}) as "scanned"
+          where "hit" or "boundary" order by "at" ${dir}, "id" ${dir} limit ${want + 1}`,
+    );
+    return { hits: rows.filter((r) => r.hit).map((r) => r.id), last: rows.find((r) => r.boundary) ?? null };
   };
-  const [all, unassigned, assignedToSelf, unread, failed] = [
-    await capped(undefined),
-    await capped(isNull(messages.assignedUserId)),
-    await capped(eq(messages.assignedUserId, userId)),
-    await capped(sql`not ${readExpr}`),
-    await capped(unacknowledgedFailure),
-  ];
-  return { all, unassigned, assignedToSelf, unread, failed };
+  const first = await scan(want * SCAN_BUDGET_PER_MATCH, null);
+  let hits = first.hits;
+  let last = first.last;
+  if (hits.length < want && last && hits.length > 0) {
+    // The rest at the density seen so far, with room to spare, if that stays within the limit.
+    const needed = Math.ceil(((want - hits.length) * want * SCAN_BUDGET_PER_MATCH * 1.5) / hits.length);
+    if (needed <= want * (SCAN_LIMIT_PER_MATCH - SCAN_BUDGET_PER_MATCH)) {
+      const more = await scan(needed, last);
+      hits = [...hits, ...more.hits];
+      last = more.last;
+    }
+  }
+  hits = hits.slice(0, want);
+  if (hits.length === want || !last) return { ids: hits, total: hits.length };
+  // Materialized: planned for every match (bitmap scans), not for the first few in date order.
+  const all = await queryRows<{ id: string; total: number }>(
+    db,
+    sql`with "matches" as materialized (select ${messages.id} as "id", ${column} as "at" from ${messages} where ${and(...dateWindow(query), ...narrowing)})
+        select "id", (count(*) over ())::int as "total" from "matches" order by "at" ${dir}, "id" ${dir} limit ${want}`,
+  );
+  return { ids: all.map((r) => r.id), total: Math.min(all[0]?.total ?? 0, want) };
 }
 
-// One page of the organization's Intake, and the total number of matches.
-export async function findPage(db: DbOrTx, query: IntakeQuery, page: { offset: number; limit: number }) {
-  const where = and(...conditions(query));
-  const column = query.dateColumn === 'receiveDate' ? messages.systemReceivedDate : messages.updatedDate;
-  const direction = query.orderDir === 'asc' ? asc : desc;
+// One page of the organization's Intake, newest (or oldest) first, with its attachment counts, and the number
+// of matches counted up to `totalUpTo`.
+export async function findPage(db: DbOrTx, query: IntakeQuery, page: { offset: number; limit: number; totalUpTo: number }) {
+  const matches = await findMatches(db, query, Math.max(page.totalUpTo, page.offset + page.limit));
+  const ids = matches.ids.slice(page.offset, page.offset + page.limit);
+  if (ids.length === 0) return { items: [], total: matches.total };
   const rows = await db
     .select({
       id: messages.id,
@@ -205,54 +275,49 @@ export async function findPage(db: DbOrTx, query: IntakeQuery, page: { offset: n
       status: messages.status,
       properties: messages.properties,
       markedRead: messages.isRead,
+      attachmentCount: sql<number>`(select count(*)::int from ${attachments} a where a.message_id = "messages"."id")`,
+      unreadAttachmentCount: sql<number>`(select count(*)::int from ${attachments} a where a.message_id = "messages"."id" and not a.is_read)`,
     })
     .from(messages)
-    .where(where)
-    .orderBy(direction(column), direction(messages.id))
-    .offset(page.offset)
-    .limit(page.limit);
-  // A separate count: count(*) over () would make the database build every matching row in full
-  // before taking the page. A first page that is not full is its own total.
-  if (page.offset === 0 && rows.length < page.limit) return { items: rows, totalCount: rows.length };
-  const [total] = await db.select({ n: count() }).from(messages).where(where);
-  return { items: rows, totalCount: total?.n ?? 0 };
+    .where(inArray(messages.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { items: ids.flatMap((id) => byId.get(id) ?? []), total: matches.total };
 }
 
-// Attachments per message, and how many of them nobody has opened yet.
-export async function countAttachments(db: DbOrTx, messageIds: string[]) {
-  if (messageIds.length === 0) return new Map<string, { total: number; unread: number }>();
-  const rows = await db
-    .select({
-      messageId: attachments.messageId,
-      total: count(),
-      unread: sql<number>`cast(count(*) filter (where not ${attachments.isRead}) as integer)`,
-    })
-    .from(attachments)
-    .where(inArray(attachments.messageId, messageIds))
-    .groupBy(attachments.messageId);
-  return new Map(rows.map((r) => [r.messageId, { total: r.total, unread: r.unread }]));
+export interface ListFigures {
+  // Beside the filters, within the date range and what the caller may see; each counted up to countsUpTo.
+  counts: { all: number; unassigned: number; assignedToSelf: number; unread: number; failed: number };
+  // Whether a User has anything that brings messages to their Intake; null when not asked.
+  hasAssignments: boolean | null;
 }
 
-// Whether a User has anything that brings messages to their Intake in the organization.
-export async function hasAssignments(db: DbOrTx, viewer: Viewer) {
-  const [source] = await db
-    .select({ id: userDocumentSources.documentSourceId })
-    .from(userDocumentSources)
-    .where(and(eq(userDocumentSources.userId, viewer.userId), eq(userDocumentSources.organizationId, viewer.organizationId)))
-    .limit(1);
-  if (source) return true;
-  const [rule] = await db
-    .select({ id: userIntakeRules.intakeRuleId })
-    .from(userIntakeRules)
-    .where(and(eq(userIntakeRules.userId, viewer.userId), eq(userIntakeRules.organizationId, viewer.organizationId)))
-    .limit(1);
-  if (rule) return true;
-  const [assigned] = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.assignedUserId, viewer.userId), eq(messages.organizationId, viewer.organizationId), isNull(messages.deletedAt)))
-    .limit(1);
-  return !!assigned;
+// A document source, an intake rule, or a message assigned to the User in the organization.
+const hasAssignmentsSql = (viewer: Viewer) => sql<boolean>`(exists (select 1 from ${userDocumentSources}
+    where ${userDocumentSources.userId} = ${viewer.userId} and ${userDocumentSources.organizationId} = ${viewer.organizationId})
+  or exists (select 1 from ${userIntakeRules} where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId})
+  or exists (select 1 from ${messages} where ${messages.organizationId} = ${viewer.organizationId} and ${messages.assignedUserId} = ${viewer.userId}
+    and ${messages.direction} = 'Inbound' and ${messages.deletedAt} is null))`;
+
+// Everything a list call counts, in one statement (one round trip, which PGlite makes the cost of a query).
+export async function countFigures(
+  db: DbOrTx,
+  query: IntakeQuery,
+  opts: { userId: string; countsUpTo: number; assignmentsOf: Viewer | null },
+): Promise<ListFigures> {
+  const base = scope(query);
+  const counted = (extra?: SQL) => countUpTo(and(...base, extra), opts.countsUpTo);
+  const viewer = opts.assignmentsOf;
+  const [row] = await queryRows<{ all: number; unassigned: number; assignedToSelf: number; unread: number; failed: number; hasAssignments: boolean | null }>(
+    db,
+    sql`select ${counted()} as "all",
+      ${counted(isNull(messages.assignedUserId))} as "unassigned",
+      ${counted(eq(messages.assignedUserId, opts.userId))} as "assignedToSelf",
+      ${counted(sql`not ${readExpr}`)} as "unread",
+      ${counted(unacknowledgedFailure)} as "failed",
+      ${viewer ? hasAssignmentsSql(viewer) : sql`null`} as "hasAssignments"`,
+  );
+  const { hasAssignments, ...counts } = row!;
+  return { counts, hasAssignments };
 }
 
 // Full names of the organization's Administrators, alphabetical.

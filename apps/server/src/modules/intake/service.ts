@@ -4,6 +4,7 @@ import {
   EVENTS_REPORT_COLUMNS,
   INTAKE_COUNT_CAP,
   INTAKE_DEFAULT_DAYS,
+  INTAKE_TOTAL_COUNT_PAGES,
   intakeMessages,
   messageStatusNumbers,
   type IntakeListItem,
@@ -104,16 +105,19 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
     assignedTo: filter.isAssignedToSelf ? viewer.userId : null,
     orderDir: filter.orderDir,
   };
-  const page = await q.findPage(deps.db, query, { offset: (filter.pageStart - 1) * filter.pageSize, limit: filter.pageSize });
-  const attachmentCounts = await q.countAttachments(
-    deps.db,
-    page.items.map((m) => m.id),
-  );
-  const counts = await q.countCapped(deps.db, query, viewer.userId, INTAKE_COUNT_CAP);
-  const nothingAssigned = !viewer.seesAll && !(await q.hasAssignments(deps.db, viewer));
+  const offset = (filter.pageStart - 1) * filter.pageSize;
+  // The total is counted INTAKE_TOTAL_COUNT_PAGES pages past the page's start at most, so no list call reads
+  // every match of a busy Intake; beyond, the list says so and the web shows "N+".
+  const totalUpTo = offset + filter.pageSize * INTAKE_TOTAL_COUNT_PAGES;
+  const page = await q.findPage(deps.db, query, { offset, limit: filter.pageSize, totalUpTo: totalUpTo + 1 });
+  const totalCount = Math.min(page.total, totalUpTo);
+  const totalCountCapped = page.total > totalUpTo;
+  const figures = await q.countFigures(deps.db, query, { userId: viewer.userId, countsUpTo: INTAKE_COUNT_CAP + 1, assignmentsOf: viewer.seesAll ? null : viewer });
+  const nothingAssigned = figures.hasAssignments === false;
   await auditListViewed(deps.db, caller, 'Intake', {
     count: page.items.length,
-    totalCount: page.totalCount,
+    totalCount,
+    totalCountCapped,
     pageStart: filter.pageStart,
     searched: !!filter.filter || !!filter.columnFilters,
     statuses: filter.statuses ?? null,
@@ -121,8 +125,9 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
     endDate: filter.endDate ?? null,
   }, deps.now());
   return {
-    totalCount: page.totalCount,
-    counts,
+    totalCount,
+    totalCountCapped,
+    counts: figures.counts,
     nothingAssigned,
     administrators: nothingAssigned ? await q.administratorNames(deps.db, caller.organizationId) : [],
     items: page.items.map((m): IntakeListItem => ({
@@ -140,9 +145,9 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
       patientName: m.patientName,
       status: m.status,
       statusNumber: statusNumberOf(m.status),
-      attachmentCount: attachmentCounts.get(m.id)?.total ?? 0,
+      attachmentCount: m.attachmentCount,
       faxPageCount: m.properties?.faxPageCount ?? null,
-      isRead: q.isReadOf(m.markedRead, attachmentCounts.get(m.id)),
+      isRead: q.isReadOf(m.markedRead, { total: m.attachmentCount, unread: m.unreadAttachmentCount }),
     })),
   };
 }

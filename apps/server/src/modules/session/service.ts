@@ -16,13 +16,9 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 // The Profile of end-user §3. Values owned by later features (support chat) stay empty.
 export async function getProfile(deps: SessionDeps, session: AuthContext, requestHost: string): Promise<Profile> {
-  const [user, orgs, org, networkId] = await Promise.all([
-    q.findUserById(deps.db, session.userId),
-    q.findMemberships(deps.db, session.userId),
-    session.organizationId ? q.findOrganizationById(deps.db, session.organizationId) : undefined,
-    q.findAdministeredNetwork(deps.db, session.userId),
-  ]);
+  const user = await q.findProfileData(deps.db, session.userId, session.organizationId);
   if (!user) throw unauthorized();
+  const { org, organizations: orgs, networkId } = user;
   const now = deps.now();
   const inGracePeriod = !!org?.gracePeriodEndsAt && org.gracePeriodEndsAt > now;
   const host = requestHost.replace(/:\d+$/, '');

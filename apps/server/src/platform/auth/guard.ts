@@ -58,18 +58,15 @@ export interface OrgCaller {
 
 export const orgCaller = (request: FastifyRequest): OrgCaller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
 
-// Looks the session up on every request, so logout, a disabled user or a changed role apply at once.
-// The session ends idleTimeoutMinutes after its last request or at expiresAt, whichever comes first;
-// touch (a request of the user's own, or a refresh) moves its last request to now.
-export async function loadSession(
-  db: Database,
-  sessionId: string,
-  userId: string,
-  now: Date,
-  options: { touch?: boolean } = {},
-): Promise<AuthContext | null> {
-  const at = now.toISOString();
-  const [row] = await db
+// Every authenticated request runs it: built once per database (and prepared once per PostgreSQL connection).
+const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();
+const sessionLookup = (db: Database) => {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
+  return lookup;
+};
+const prepareSessionLookup = (db: Database) =>
+  db
     .select({
       userName: users.userName,
       userDisabled: users.isDisabled,
@@ -87,13 +84,26 @@ export async function loadSession(
     .leftJoin(memberships, and(eq(memberships.userId, sessions.userId), eq(memberships.organizationId, sessions.organizationId)))
     .where(
       and(
-        eq(sessions.id, sessionId),
-        eq(sessions.userId, userId),
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
         sql`${sessions.revokedAt} is null`,
-        sql`${sessions.expiresAt} > ${at}::timestamptz`,
-        sql`${sessions.lastSeenAt} > ${at}::timestamptz - ${sessions.idleTimeoutMinutes} * interval '1 minute'`,
+        sql`${sessions.expiresAt} > ${sql.placeholder('at')}::timestamptz`,
+        sql`${sessions.lastSeenAt} > ${sql.placeholder('at')}::timestamptz - ${sessions.idleTimeoutMinutes} * interval '1 minute'`,
       ),
-    );
+    )
+    .prepare('load_session');
+
+// Looks the session up on every request, so logout, a disabled user or a changed role apply at once.
+// The session ends idleTimeoutMinutes after its last request or at expiresAt, whichever comes first;
+// touch (a request of the user's own, or a refresh) moves its last request to now.
+export async function loadSession(
+  db: Database,
+  sessionId: string,
+  userId: string,
+  now: Date,
+  options: { touch?: boolean } = {},
+): Promise<AuthContext | null> {
+  const [row] = await sessionLookup(db).execute({ sessionId, userId, at: now.toISOString() });
   if (!row || row.userDisabled) return null;
   const roles = [...(row.systemRoles as Role[])];
   if (row.orgRole && row.orgEnabled) roles.push(row.orgRole);
@@ -131,7 +141,7 @@ export function registerGuard(app: FastifyInstance, deps: { db: Database; signin
     const token = bearerToken(request);
     if (!token) throw new AppError(401, messages.tokenRevokedOrExpired);
     const now = deps.now();
-    const claims = await verifyAccessToken(deps.signingKey, token, now);
+    const claims = verifyAccessToken(deps.signingKey, token, now);
     const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now, { touch: isUserActivity(request) }));
     if (!context) throw new AppError(401, messages.tokenRevokedOrExpired);
     request.authContext = context;

@@ -1,9 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, notExists, or, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { blobs } from '../../db/schema/blobs.ts';
+import { attachments } from '../../db/schema/messages.ts';
 
 export interface StoredBlob {
   id: string;
@@ -14,7 +15,8 @@ export interface StoredBlob {
 export interface BlobStore {
   put(bytes: Uint8Array, owner: { organizationId: string | null }, tx?: DbOrTx): Promise<StoredBlob>;
   get(id: string, tx?: DbOrTx): Promise<Uint8Array>;
-  delete(id: string): Promise<void>;
+  // Removes a blob no attachment refers to any more; false (and nothing removed) while one still does.
+  delete(id: string): Promise<boolean>;
 }
 
 // A blob that is missing or fails its checks: a server fault (5xx), never shown to users as is.
@@ -22,6 +24,14 @@ export class BlobError extends Error {}
 
 const ALGORITHM = 'aes-256-gcm';
 const TAG_LENGTH = 16;
+const FOREIGN_KEY_VIOLATION = '23503';
+// The driver's SQLSTATE, under drizzle's DrizzleQueryError.
+const sqlStateOf = (error: unknown): string | undefined => {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string') return e.code;
+  }
+  return undefined;
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Where blob files live: DATA_DIR/blobs/<first two characters of the id>/<id>.
@@ -81,10 +91,34 @@ export function createBlobStore({ db, dataDir, key }: { db: Database; dataDir: s
     },
 
     // Row first, file second: a crash in between leaves a harmless orphan file, never a row without its bytes.
+    // Blobs are shared by reference (a draft's copies, a local delivery's inbound copy): deleting one
+    // message's attachment never removes a file another attachment still reads.
     async delete(id) {
-      if (!UUID.test(id)) return;
-      await db.delete(blobs).where(eq(blobs.id, id));
+      if (!UUID.test(id)) return false;
+      let removed: { id: string }[];
+      try {
+        removed = await db
+          .delete(blobs)
+          .where(
+            and(
+              eq(blobs.id, id),
+              notExists(
+                db
+                  .select({ one: sql`1` })
+                  .from(attachments)
+                  .where(or(eq(attachments.originalBlobId, id), eq(attachments.currentBlobId, id), eq(attachments.previewBlobId, id))),
+              ),
+            ),
+          )
+          .returning({ id: blobs.id });
+      } catch (error) {
+        // An attachment referring to it committed meanwhile: its foreign key keeps the row, and so the file.
+        if (sqlStateOf(error) === FOREIGN_KEY_VIOLATION) return false;
+        throw error;
+      }
+      if (removed.length === 0) return false;
       await rm(fileOf(id), { force: true });
+      return true;
     },
   };
 }

@@ -169,7 +169,7 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
 
   async function authenticate(token: string): Promise<{ context: AuthContext; organizationId: string; fullName: string } | number> {
     const now = deps.now();
-    const claims = await verifyAccessToken(deps.signingKey, token, now);
+    const claims = verifyAccessToken(deps.signingKey, token, now);
     const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now));
     if (!context) return HUB_CLOSE.unauthorized;
     if (!context.organizationId || !context.roles.some((r) => (HUB_ROLES as readonly string[]).includes(r))) return HUB_CLOSE.forbidden;
