@@ -33,8 +33,7 @@ const demoAccounts: DemoAccount[] = [
   { userName: 'admin@riverview.example.org', fullName: 'Rachel Rivers', ...ACCOUNT_DASHBOARD },
   { userName: 'user@riverview.example.org', fullName: 'Ray Banks', ...INTAKE },
   { userName: 'admin@hillcrest.example.org', fullName: 'Hannah Hill', ...ACCOUNT_DASHBOARD },
-  { userName: 'admin@oakwood.example.org', fullName: 'Olivia Oak', ...ACCOUNT_DASHBOARD },
-  { userName: 'user@oakwood.example.org', fullName: 'Owen Woods', ...INTAKE },
+  // Oakwood Clinic is canceled: its users land on the reactivation or canceled modal (organization.spec.ts).
   { userName: 'multi@example.org', fullName: 'Morgan Multi', ...INTAKE },
   { userName: 'netadmin@example.org', fullName: 'Nina Network', ...ACCOUNT_DASHBOARD },
 ];
@@ -162,10 +161,10 @@ test('a session the server ended shows the expiry notice, and sign-in returns to
   await expectHeading(page, 'Release');
 });
 
-// Last in this file: it locks user@riverview for 10 minutes, so no journey may use that account afterwards.
+// Last in this file: it locks reporting@example.org for 10 minutes, an account no other journey signs in as
+// after this file's landing journey.
 test('three wrong passwords lock the account', async ({ page }) => {
-  // Locked for 10 minutes: a user no other journey signs in as after this file's landing journey.
-  const userName = 'user@oakwood.example.org';
+  const userName = 'reporting@example.org';
   await openSignIn(page);
 
   for (const attempt of [1, 2]) {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESULTS_DIR } from './constants.ts';
+import { waitForExpression } from './journeys.ts';
 
 // axe-core's browser build, injected through the DevTools protocol (page.evaluate is not subject to the
 // app's CSP, which forbids inline scripts): nothing in the product loads it.
@@ -21,6 +22,7 @@ interface AxeViolation {
 
 /** Runs axe on what the page shows now; fails with every WCAG 2.2 AA violation listed. */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  await animationsSettled(page);
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate<AxeViolation[]>(
     `window.axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })
@@ -34,12 +36,19 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
   if (lines.length > 0) throw new Error(`axe on ${screen}: ${violations.length} WCAG 2.2 AA violation(s)\n${lines.join('\n')}`);
 }
 
+// A modal fading in blends its colours with the overlay: contrast measured mid-transition is not what a person
+// reads. Waits (bounded) until no CSS transition or finite animation (spinners loop) is running.
+async function animationsSettled(page: Page): Promise<void> {
+  await waitForExpression(page, `document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`, 5_000);
+}
+
 /** A 1440×900 screenshot in e2e/test-results/screens/NAME.png, to look at (the viewport is restored after). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   const dir = path.join(RESULTS_DIR, 'screens');
   mkdirSync(dir, { recursive: true });
   await page.setViewportSize({ width: 1440, height: 900 });
+  await animationsSettled(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
   if (before) await page.setViewportSize(before);
 }

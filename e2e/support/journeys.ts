@@ -35,6 +35,16 @@ export async function submitSignIn(page: Page, userName: string, password: strin
 export async function signIn(page: Page, userName: string, password: string = DEMO_PASSWORD): Promise<void> {
   const response = await submitSignIn(page, userName, password);
   if (!response.ok()) throw new Error(`sign-in of ${userName} failed: ${response.status()} ${await response.text()}`);
+  // The SPA stores the token after it has read the answer: a page.goto() before that lands on sign-in again.
+  await waitForExpression(page, `localStorage.getItem('${ACCESS_TOKEN_KEY}') !== null`);
+}
+
+/**
+ * Polls a JavaScript expression in the page until it is true. page.waitForFunction evaluates its string with
+ * eval() inside the page, which the app's CSP forbids; page.evaluate goes through the DevTools protocol.
+ */
+export async function waitForExpression(page: Page, expression: string, timeout = WAIT_MS): Promise<void> {
+  await expect.poll(() => page.evaluate<boolean>(expression), { timeout, interval: 50 }).toBe(true);
 }
 
 /** The text of the sign-in page's alert once it is shown. */

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { Checkbox, Fieldset, Group, Input, SegmentedControl, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { useClassifications, useDocumentSources, useReleaseTypes } from './api.ts';
+import { useDocumentSources } from '../../api/document-sources.ts';
+import { useClassifications, useReleaseTypes } from './api.ts';
 import { composeLimits, type ComposeValues } from './release-compose-form.ts';
 import { formatAddress, isFaxNumber, usableFrom } from './release-text.ts';
 
@@ -46,6 +47,8 @@ export function ComposeMessageFields({ form, isReply, canTrack }: ComposeMessage
           placeholder="Choose a classification"
           data={(classifications.data ?? []).map((c) => ({ value: c.code, label: c.name }))}
           clearable
+          // Choosing the chosen option again keeps it (issue 9); the clear button empties the field.
+          allowDeselect={false}
           {...form.getInputProps('classificationCode')}
         />
       </SimpleGrid>
