@@ -1,5 +1,6 @@
 // `npm run bench`: each figure is printed beside its reference baseline measured in the same run,
 // so the ratio means something on a noisy machine. `npm run bench -- files first-load` runs only those.
+import { directoryBenchmarks } from './directory.ts';
 import { extractionBenchmarks } from './extraction.ts';
 import { filesBenchmarks } from './files.ts';
 import { firstLoadBenchmarks } from './first-load.ts';
@@ -14,6 +15,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   intake: intakeBenchmarks,
   files: filesBenchmarks,
   'first-load': firstLoadBenchmarks,
+  directory: directoryBenchmarks,
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));

@@ -7,6 +7,7 @@ import { ensureWebBuild } from './web-build.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    dataDir: string;
   }
 }
 
@@ -17,5 +18,6 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   ensureWebBuild();
   const server = await startServer();
   project.provide('baseUrl', server.baseUrl);
+  project.provide('dataDir', server.dataDir);
   return server.stop;
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { DEMO_PASSWORD, REPO_ROOT, RESULTS_DIR } from './constants.ts';
 
 export interface RunningServer {
+  // The server's DATA_DIR: journeys read what it writes there (the mail outbox's .eml files).
+  dataDir: string;
   baseUrl: string;
   logFile: string;
   stop: () => Promise<void>;
@@ -112,5 +114,5 @@ export async function startServer(): Promise<RunningServer> {
     throw error;
   }
   console.log(`[e2e] server ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, logFile)})`);
-  return { baseUrl, logFile, stop };
+  return { baseUrl, dataDir, logFile, stop };
 }

@@ -35,6 +35,7 @@ import { organizationSettingsRoutes } from './modules/organization-settings/rout
 import { registerPresence } from './modules/presence/service.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
+import { directoryRoutes } from './modules/directory/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
@@ -148,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   messagesRoutes(app, { db, now });
   deliveryRoutes(app, { db, now, faxProvider: config.faxProvider });
   intakeRoutes(app, { db, now });
-  usersRoutes(app, { db, now });
+  usersRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl });
   attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
   extractionRoutes(app, { db, now });
   organizationSettingsRoutes(app, { db });
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   conversationsRoutes(app, { db, now });
   auditRoutes(app, { db });
   subscriptionsRoutes(app, { db, now });
+  directoryRoutes(app, { db, now });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
 import { parseClamdUrl, type ClamdAddress } from './platform/antivirus/clamd.ts';
+import { defaultMailFrom, parseMailFrom, parseSmtpUrl, type MailAddress, type SmtpSettings } from './platform/mail/settings.ts';
 
 // 32+ bytes once decoded, not all the same byte: 44 '=' characters or an all-zero key are no key at all.
 const key = z
@@ -31,7 +32,35 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   TOKEN_SIGNING_KEY: key.optional(),
   BLOB_ENCRYPTION_KEY: key.optional(),
-  SMTP_URL: z.string().url().optional(),
+  // The mail outbox (platform/mail): smtp://[user:pass@]host[:port][?requireTLS=true] or smtps://…; unset, mail
+  // is written as .eml files under DATA_DIR/outbox.
+  SMTP_URL: z
+    .string()
+    .max(2000)
+    .transform((v, ctx) => {
+      const parsed = parseSmtpUrl(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional(),
+  // A PEM file of CA certificates the SMTP server's certificate may chain to, besides the system's.
+  SMTP_CA_FILE: z.string().max(4000).optional(),
+  // The From of every mail; default: ClinicRelay <no-reply@PUBLIC_URL's host> (no-reply@localhost without one).
+  MAIL_FROM: z
+    .string()
+    .max(500)
+    .transform((v, ctx) => {
+      const parsed = parseMailFrom(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional(),
   DEMO_PASSWORD: z.string().min(8).max(128).default(DEFAULT_DEMO_PASSWORD),
   // A boolean trusted the first X-Forwarded-For entry, which the client writes: refused, not reinterpreted.
   TRUST_PROXY: z
@@ -76,7 +105,9 @@ export interface Config {
   publicUrl: string | undefined;
   tokenSigningKey: Uint8Array;
   blobEncryptionKey: Uint8Array;
-  smtpUrl: string | undefined;
+  // Parsed SMTP_URL (it may hold a password: never log it) with SMTP_CA_FILE's certificates.
+  smtp: SmtpSettings | undefined;
+  mailFrom: MailAddress;
   demoPassword: string;
   // Fastify's trustProxy: false, the trusted proxies' addresses, or a hop count as a function (Fastify
   // trusts nothing for a plain number); the client IP is the address the nearest untrusted hop gave.
@@ -127,7 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     tokenSigningKey: Buffer.from(signing!, 'base64'),
     blobEncryptionKey: Buffer.from(blob!, 'base64').subarray(0, 32),
-    smtpUrl: e.SMTP_URL,
+    smtp: e.SMTP_URL ? { ...e.SMTP_URL, ca: e.SMTP_CA_FILE ? readCaFile(e.SMTP_CA_FILE) : undefined } : undefined,
+    mailFrom: e.MAIL_FROM ?? defaultMailFrom(e.PUBLIC_URL),
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY_ADDRESSES ?? (e.TRUST_PROXY_HOPS > 0 ? trustHops(e.TRUST_PROXY_HOPS) : false),
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
@@ -140,6 +172,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     faxProvider: e.FAX_PROVIDER,
     clamd: e.CLAMD_URL ?? undefined,
   };
+}
+
+function readCaFile(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  SMTP_CA_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`Invalid configuration:\n  SMTP_CA_FILE: ${file} holds no PEM certificate`);
+  return pem;
 }
 
 // Hop 0 is the peer that connected; with n hops the n nearest are proxies and the next address is the client's.

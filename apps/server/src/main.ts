@@ -6,6 +6,8 @@ import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
 import { warmUpFileWorkers } from './platform/files/file-jobs.ts';
+import { describeSmtp } from './platform/mail/settings.ts';
+import { outboxDirOf } from './platform/mail/transports.ts';
 import { exitOnUncaughtErrors } from './platform/process.ts';
 import { terminateOcr } from './modules/extraction/ocr.ts';
 import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
@@ -53,8 +55,10 @@ async function main() {
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: app.log.child({ module: 'blob-sweep' }) });
   // Said at every start, like in /api/health, so running without a virus scanner is never a surprise.
   if (!config.clamd) app.log.warn('CLAMD_URL is not set: uploads are not scanned for viruses');
+  if (!config.smtp && config.env === 'production') app.log.warn('SMTP_URL is not set: mail is written to DATA_DIR/outbox, not sent');
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
+  lines.push(config.smtp ? `Mail is sent through ${describeSmtp(config.smtp)}` : `Mail is written as .eml files to ${outboxDirOf(config.dataDir)} (SMTP_URL is not set)`);
   if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword));
   console.log(lines.join('\n'));
 }

@@ -18,6 +18,8 @@ export type DbOrTx = Database | Tx;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  // The driver's own client, for what drizzle does not offer: COPY (modules/directory/import).
+  driver: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool };
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -35,6 +37,7 @@ export function openPglite(client: PGlite): DatabaseHandle {
   return {
     db,
     kind: 'pglite',
+    driver: { kind: 'pglite', client },
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
   };
@@ -79,6 +82,7 @@ export function openPostgres(connectionString: string, max = 10): DatabaseHandle
   return {
     db,
     kind: 'postgres',
+    driver: { kind: 'postgres', pool },
     async migrate() {
       const client = await pool.connect();
       try {

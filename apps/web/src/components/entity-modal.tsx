@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, type ModalProps } from '@mantine/core';
 import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { errorDetails } from './error-details.ts';
-import { notifySuccess } from './notify.ts';
+import { notifyError, notifySuccess } from './notify.ts';
 
 // `object`, not Record<string, unknown>, so interface types are accepted as form values.
 type FormValues = object;
@@ -12,8 +12,10 @@ type FormValues = object;
 export interface EntityModalProps<Values extends FormValues> {
   opened: boolean;
   onClose: () => void;
-  /** Shown in the title: "Add {entityName}" or "Edit {entityName}". */
-  entityName: string;
+  /** Shown in the title: "Add {entityName}" or "Edit {entityName}"; `title` replaces the whole title. */
+  entityName?: string;
+  title?: string;
+  size?: ModalProps['size'];
   /** The entity to edit (it has an id) or the blank values of a new one (no id). */
   entity: Values & { id?: string | number | null };
   /** The contracts schema of the request body, so the form shows the server's own validation texts. */
@@ -24,13 +26,17 @@ export interface EntityModalProps<Values extends FormValues> {
   children: (form: UseFormReturnType<Values>) => ReactNode;
   /** Toast shown after a successful save. */
   successMessage?: string;
+  /** Toast shown when the save fails, in place of the server's message in the form (field reasons still show). */
+  failureMessage?: string;
+  /** The submit button's label. */
+  submitLabel?: string;
 }
 
 export function EntityModal<Values extends FormValues>(props: EntityModalProps<Values>) {
-  const { opened, onClose, entityName, entity } = props;
-  const title = entity.id == null || entity.id === '' ? `Add ${entityName}` : `Edit ${entityName}`;
+  const { opened, onClose, entityName, entity, size } = props;
+  const title = props.title ?? (entity.id == null || entity.id === '' ? `Add ${entityName}` : `Edit ${entityName}`);
   return (
-    <Modal opened={opened} onClose={onClose} title={title}>
+    <Modal opened={opened} onClose={onClose} title={title} size={size}>
       {/* Mounted only while open, so every opening starts from the given entity with no stale errors. */}
       {opened && <EntityForm {...props} />}
     </Modal>
@@ -44,6 +50,8 @@ function EntityForm<Values extends FormValues>({
   onSubmit,
   children,
   successMessage,
+  failureMessage,
+  submitLabel = 'Save',
 }: EntityModalProps<Values>) {
   const form = useForm<Values>({
     initialValues: entity,
@@ -63,7 +71,8 @@ function EntityForm<Values extends FormValues>({
         if (field in form.values) form.setFieldError(field, texts.join(' '));
         else unplaced.push(...texts);
       }
-      setServerError([message, ...unplaced]);
+      if (failureMessage) notifyError(failureMessage);
+      setServerError(failureMessage ? unplaced : [message, ...unplaced]);
       return;
     }
     if (successMessage) notifySuccess(successMessage);
@@ -86,7 +95,7 @@ function EntityForm<Values extends FormValues>({
             Cancel
           </Button>
           <Button type="submit" loading={form.submitting}>
-            Save
+            {submitLabel}
           </Button>
         </Group>
       </Stack>

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { UserSort } from '@clinicrelay/contracts/intake.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { invitations } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { intakeRules, userDocumentSources, userIntakeRules } from '../../db/schema/intake.ts';
 import { memberships, users } from '../../db/schema/users.ts';
@@ -106,4 +107,48 @@ export async function findMembersPage(db: DbOrTx, organizationId: string, opts: 
     db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where),
   ]);
   return { rows, totalCount: total?.n ?? 0 };
+}
+
+// Document source statuses that no longer receive: 4 Deleted, 5 Failed.
+const NOT_RECEIVING = [4, 5];
+
+// One of the organization's Direct addresses that still receives, by its (lower-case) address.
+export async function findDirectSource(db: DbOrTx, organizationId: string, fullAddress: string) {
+  const [row] = await db
+    .select({ id: documentSources.id, fullAddress: documentSources.fullAddress })
+    .from(documentSources)
+    .where(
+      and(
+        eq(documentSources.organizationId, organizationId),
+        eq(documentSources.type, 'Direct'),
+        eq(documentSources.fullAddress, fullAddress),
+        notInArray(documentSources.status, NOT_RECEIVING),
+      ),
+    );
+  return row;
+}
+
+export async function findUser(db: DbOrTx, id: string) {
+  const [row] = await db.select({ userName: users.userName, email: users.email, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));
+  return row;
+}
+
+// Serializes one user's invitations until the transaction ends, so two at once cannot both pass the hourly limit.
+export async function lockInvitationsOf(tx: DbOrTx, userId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`invitations:${userId}`}, 0))`);
+}
+
+// How many invitations the user sent from the organization since a time, and the oldest of them
+// (read through invitations_org_idx: the organization's invitations of the last hour).
+export async function countInvitationsSince(db: DbOrTx, organizationId: string, userId: string, since: Date) {
+  const [row] = await db
+    .select({ sent: count(), oldest: min(invitations.createdAt) })
+    .from(invitations)
+    .where(and(eq(invitations.organizationId, organizationId), gt(invitations.createdAt, since), eq(invitations.invitedBy, userId)));
+  return { sent: row?.sent ?? 0, oldest: row?.oldest ?? null };
+}
+
+export async function insertInvitation(db: DbOrTx, row: typeof invitations.$inferInsert) {
+  const [created] = await db.insert(invitations).values(row).returning({ id: invitations.id });
+  return created!;
 }

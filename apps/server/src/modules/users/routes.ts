@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules, usersPage, usersQuery } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
+import { invitationRequest, invitationSent } from '@clinicrelay/contracts/users.ts';
 import { orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
+import * as invitations from './invitations.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
@@ -12,7 +14,7 @@ const caller = orgCaller;
 
 // end-user §7 "Session and users": who receives what in Intake. GET/POST /api/intakerules and
 // DELETE /api/intakerules/{id} are not in the spec; they are named in the same style.
-export function usersRoutes(app: App, deps: service.UsersDeps) {
+export function usersRoutes(app: App, deps: service.UsersDeps & invitations.InvitationsDeps) {
   const tags = ['users'];
 
   app.route({
@@ -51,6 +53,15 @@ export function usersRoutes(app: App, deps: service.UsersDeps) {
     schema: { tags, params: idParams, response: { 200: z.array(intakeRuleView) } },
     handler: (request) => service.rulesOf(deps, caller(request), request.params.id),
   });
+  // end-user §3 "Invitation": the Send an Invite dialog of the Find Provider dialog.
+  app.route({
+    method: 'POST',
+    url: '/api/users/sendinvitation',
+    config: { roles: ORG_USERS },
+    schema: { tags, body: invitationRequest, response: { 200: invitationSent } },
+    handler: (request) => invitations.sendInvitation(deps, caller(request), request.body),
+  });
+
   app.route({
     method: 'GET',
     url: '/api/intakerules',

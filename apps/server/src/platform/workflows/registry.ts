@@ -10,6 +10,8 @@ import { EXTRACTION_WORKFLOW, extractionWorkflow } from '../../modules/extractio
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { createBlobStore } from '../blobs/blob-store.ts';
+import { SEND_MAIL_WORKFLOW, sendMailWorkflow } from '../mail/outbox.ts';
+import { mailTransport } from '../mail/transports.ts';
 import { sharedWorkerPool } from '../workers/worker-pool.ts';
 import type { WorkflowHandlers } from './context.ts';
 
@@ -32,5 +34,7 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax })],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
+    // SMTP_URL, or .eml files under DATA_DIR/outbox.
+    [SEND_MAIL_WORKFLOW, sendMailWorkflow({ db: deps.db, transport: mailTransport(deps.config), now: deps.now })],
   ]);
 }

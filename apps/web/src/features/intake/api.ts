@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { attachmentSummary, documentSource, documentType, message, type Patient } from '@clinicrelay/contracts/messages.ts';
+import { attachmentSummary, documentType, message, type Patient } from '@clinicrelay/contracts/messages.ts';
 import { extractionStatus, intakeList, processedTypes, usersPage, type IntakeFilter, type UserSort } from '@clinicrelay/contracts/intake.ts';
 import type { AttachmentMetaInput } from '@clinicrelay/contracts/attachments.ts';
 import { ApiError, apiFetch } from '../../api/client.ts';
@@ -13,7 +13,6 @@ export const intakeKeys = {
   list: (filter: IntakeFilter, optimized: boolean) => [...intakeKeys.lists(), filter, optimized] as const,
   messages: () => [...intakeKeys.all, 'message'] as const,
   message: (id: string) => [...intakeKeys.messages(), id] as const,
-  documentSources: () => [...intakeKeys.all, 'documentSources'] as const,
   documentTypes: () => [...intakeKeys.all, 'documentTypes'] as const,
   users: (search: string) => [...intakeKeys.all, 'users', search] as const,
 };
@@ -41,13 +40,6 @@ export const useIntakeMessage = (id: string) =>
     queryKey: intakeKeys.message(id),
     queryFn: ({ signal }) => apiFetch(messagePath(id), { schema: message, signal }),
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
-  });
-
-export const useDocumentSources = () =>
-  useQuery({
-    queryKey: intakeKeys.documentSources(),
-    queryFn: ({ signal }) => apiFetch('/api/documentsources', { schema: z.array(documentSource), signal }),
-    staleTime: 5 * 60_000,
   });
 
 export const useDocumentTypes = () =>

@@ -3,6 +3,7 @@ import { ActionIcon, Button, Checkbox, Group, Menu, MultiSelect, Popover, Segmen
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { formatCount, intakeMessages, processedTypes, type IntakeListItem } from '@clinicrelay/contracts/intake.ts';
+import { useDocumentSources } from '../../api/document-sources.ts';
 import { usePageTitle } from '../../app/page-title.ts';
 import { useSession } from '../../app/session-context.ts';
 import { ColumnFilter, type ColumnFilterValue } from '../../components/column-filter.tsx';
@@ -12,7 +13,7 @@ import { useListState, type ListStatePatch } from '../../components/list-state.t
 import { MessageActivityModal } from '../../components/message-activity-modal.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { TruncatedText } from '../../components/truncated-text.tsx';
-import { administratorNames, intakeKeys, processMessage, useDocumentSources, useIntakeList, type ProcessType } from './api.ts';
+import { administratorNames, intakeKeys, processMessage, useIntakeList, type ProcessType } from './api.ts';
 import { DeleteMessageModal } from './delete-message-modal.tsx';
 import { GearTaskList } from './gear-task-list.tsx';
 import { useIntakeHub, usePresence } from './hub.ts';
@@ -168,7 +169,8 @@ export function IntakePage() {
     {
       key: 'faxPageCount',
       header: 'Fax pages',
-      width: 56,
+      // "pages" in the bold header needs 40 px besides the cell padding: narrower, it overflowed the table by a pixel.
+      width: 64,
       render: (row) => (row.faxPageCount === null ? '' : <Text size="sm">{row.faxPageCount}</Text>),
     },
   ];

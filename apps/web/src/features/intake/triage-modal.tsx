@@ -3,11 +3,12 @@ import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks';
 import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { DIALOG_WIDTH_PX, SEARCH_DEBOUNCE_MS } from '@clinicrelay/contracts/constants.ts';
+import { useDocumentSources } from '../../api/document-sources.ts';
 import { useSession } from '../../app/session-context.ts';
 import { errorDetails } from '../../components/error-details.ts';
 import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { notifySuccess } from '../../components/notify.ts';
-import { useDocumentSources, useOrganizationUsers, useTriageMessage } from './api.ts';
+import { useOrganizationUsers, useTriageMessage } from './api.ts';
 
 export interface TriageModalProps {
   opened: boolean;

@@ -7,7 +7,6 @@ import {
   attachmentMeta,
   cachedAddress,
   classification,
-  documentSource,
   message,
   messageList,
   releaseType,
@@ -30,7 +29,6 @@ export const releaseKeys = {
   list: (state: ListState, view: ReleaseView) => [...releaseKeys.lists(), state, view] as const,
   messages: () => [...releaseKeys.all, 'message'] as const,
   message: (id: string) => [...releaseKeys.messages(), id] as const,
-  documentSources: () => [...releaseKeys.all, 'documentSources'] as const,
   releaseTypes: () => [...releaseKeys.all, 'releaseTypes'] as const,
   classifications: () => [...releaseKeys.all, 'classifications'] as const,
   addressCache: () => [...releaseKeys.all, 'addressCache'] as const,
@@ -67,13 +65,6 @@ export const releaseMessageQuery = (id: string) =>
 /** GET /api/messages/{id}; `null` skips the call (a compose form with no draft yet). */
 export const useReleaseMessage = (id: string | null) =>
   useQuery({ ...releaseMessageQuery(id ?? ''), enabled: id !== null });
-
-export const useDocumentSources = () =>
-  useQuery({
-    queryKey: releaseKeys.documentSources(),
-    queryFn: ({ signal }) => apiFetch('/api/documentsources', { schema: z.array(documentSource), signal }),
-    staleTime: 5 * 60_000,
-  });
 
 export const useReleaseTypes = () =>
   useQuery({

@@ -1,11 +1,17 @@
 import { useState } from 'react';
-import { Button, Group, TagsInput } from '@mantine/core';
+import { Box, Button, Group, Pill, TagsInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { SEARCH_DEBOUNCE_MS } from '@clinicrelay/contracts/constants.ts';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import { useDirectoryValidation } from '../../api/directory.ts';
+import { addressOwner } from '../../components/directory/directory-text.ts';
+import { FindProviderModal } from '../../components/directory/find-provider-modal.tsx';
+import { TruncatedText } from '../../components/truncated-text.tsx';
 import { useAddressCache } from './api.ts';
 import { AddressCacheModal } from './address-cache-modal.tsx';
 import type { ComposeValues } from './release-compose-form.ts';
-import { normalizeAddress } from './release-text.ts';
+import { isDirectAddress, normalizeAddress } from './release-text.ts';
 
 // A pasted or typed list: "a@x.org; b@y.org, 503-555-0101" and one address a line. Spaces do not
 // separate: a fax number is often typed "(503) 555-0101".
@@ -16,6 +22,8 @@ export function ComposeRecipients({ form }: { form: UseFormReturnType<ComposeVal
   const cache = useAddressCache();
   const [search, setSearch] = useState('');
   const [cacheOpen, setCacheOpen] = useState(false);
+  const [finderOpen, setFinderOpen] = useState(false);
+  const owners = useToOwners(form.values.to);
 
   const changeTo = (tags: string[]) => {
     const normalized: string[] = [];
@@ -52,14 +60,54 @@ export function ComposeRecipients({ form }: { form: UseFormReturnType<ComposeVal
         limit={15}
         splitChars={[',', ';']}
         acceptValueOnBlur
-        styles={{ pill: { maxWidth: '100%' } }}
+        renderPill={({ value = '', onRemove, disabled }) => (
+          <Pill withRemoveButton onRemove={onRemove} disabled={disabled} title={owners.get(value)} style={{ maxWidth: '100%' }}>
+            {value}
+          </Pill>
+        )}
       />
-      <Group justify="flex-end" mt={4}>
-        <Button variant="subtle" size="compact-xs" onClick={() => setCacheOpen(true)}>
-          Saved Direct addresses
-        </Button>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" mt={4}>
+        <Box miw={0}>
+          {owners.size > 0 && (
+            <Box component="ul" aria-label="Directory names of the To addresses" m={0} p={0} style={{ listStyle: 'none' }}>
+              {form.values.to
+                .filter((address) => owners.has(address))
+                .map((address) => (
+                  // The owner keeps its room; a long address gives way first.
+                  <Group key={address} component="li" gap={4} wrap="nowrap" c="dimmed" fz="xs">
+                    <TruncatedText size="xs" text={address} miw="6rem" style={{ flex: '0 1 auto' }} />
+                    <TruncatedText size="xs" text={`— ${owners.get(address)}`} maw="60%" style={{ flex: '0 0 auto' }} />
+                  </Group>
+                ))}
+            </Box>
+          )}
+        </Box>
+        <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
+          <Button variant="subtle" size="compact-xs" onClick={() => setFinderOpen(true)}>
+            Find Provider
+          </Button>
+          <Button variant="subtle" size="compact-xs" onClick={() => setCacheOpen(true)}>
+            Saved Direct addresses
+          </Button>
+        </Group>
       </Group>
       <AddressCacheModal opened={cacheOpen} onClose={() => setCacheOpen(false)} />
+      {/* changeTo drops addresses already in To. */}
+      <FindProviderModal opened={finderOpen} onClose={() => setFinderOpen(false)} onSelect={(addresses) => changeTo([...form.values.to, ...addresses])} />
     </div>
   );
+}
+
+// Who each Direct address in To belongs to, from the directory: one call for all of them once typing settles.
+// A failed check shows no notes: they help the sender, they never stop a send.
+function useToOwners(to: string[]): ReadonlyMap<string, string> {
+  const [settled] = useDebouncedValue(to.filter(isDirectAddress).join(';'), SEARCH_DEBOUNCE_MS);
+  const checks = useDirectoryValidation(settled ? settled.split(';') : []);
+  const owners = new Map<string, string>();
+  for (const address of to) {
+    const check = checks.data?.get(address.toLowerCase());
+    const owner = check ? addressOwner(check) : null;
+    if (owner) owners.set(address, owner);
+  }
+  return owners;
 }

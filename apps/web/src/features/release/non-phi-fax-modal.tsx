@@ -4,8 +4,9 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { z } from 'zod';
 import { todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { nonPhiFaxMessages, releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import { isUsableSource, useDocumentSources } from '../../api/document-sources.ts';
 import { errorDetails } from '../../components/error-details.ts';
-import { useDeleteMessage, useDocumentSources, useSaveDraft, useSendMessage, useUploadAttachment } from './api.ts';
+import { useDeleteMessage, useSaveDraft, useSendMessage, useUploadAttachment } from './api.ts';
 import { formatAddress, normalizeAddress } from './release-text.ts';
 import { notifySent } from './send-result-notice.tsx';
 
@@ -54,7 +55,7 @@ function NonPhiFaxForm({ onClose }: { onClose: () => void }) {
   const fromOptions = useMemo(
     () =>
       (sources.data ?? [])
-        .filter((s) => s.address.type === 'Fax' && s.status !== 3 && s.status !== 4)
+        .filter((s) => s.address.type === 'Fax' && isUsableSource(s))
         .map((s) => ({ value: s.address.fullAddress, label: formatAddress(s.address.fullAddress) })),
     [sources.data],
   );

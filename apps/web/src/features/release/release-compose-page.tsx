@@ -5,13 +5,14 @@ import { useLocation, useNavigate, useParams, useSearchParams } from 'react-rout
 import { parseTypedDate } from '@clinicrelay/contracts/dates.ts';
 import { releaseMessages, splitAddresses, type Message } from '@clinicrelay/contracts/messages.ts';
 import { ApiError } from '../../api/client.ts';
+import { useDocumentSources } from '../../api/document-sources.ts';
 import { useOrganizationSettings } from '../../api/organization-settings.ts';
 import { usePageTitle } from '../../app/page-title.ts';
 import { useSession } from '../../app/session-context.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { useDeleteMessage, useDocumentSources, useReleaseMessage, useSaveDraft, useSendMessage, type SendAction } from './api.ts';
+import { useDeleteMessage, useReleaseMessage, useSaveDraft, useSendMessage, type SendAction } from './api.ts';
 import { ComposeAttachmentsSection } from './compose-attachments-section.tsx';
 import { ComposeLeaveGuard } from './compose-leave-guard.tsx';
 import { ComposeMessageFields } from './compose-message-fields.tsx';

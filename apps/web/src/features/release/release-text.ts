@@ -2,12 +2,14 @@ import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
 import { parseTypedDate, todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { parseRecipient } from '@clinicrelay/contracts/delivery.ts';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
+import { isUsableSource } from '../../api/document-sources.ts';
 import { formatDateTime } from '../../components/format.ts';
 
 // Addresses, dates and subjects of the compose form (end-user §4 "Draft lifecycle", §5 "Release send").
 
 // The same address rules as the server (contracts): a Direct address or a fax number of 10 digits.
 export const isFaxNumber = (value: string) => parseRecipient(value)?.channel === 'Fax';
+export const isDirectAddress = (value: string) => parseRecipient(value)?.channel === 'Direct';
 
 /** A To tag as it is stored: fax numbers as their 10 digits, Direct addresses lower-cased; null when invalid. */
 export const normalizeAddress = (value: string): string | null => parseRecipient(value)?.address ?? null;
@@ -18,9 +20,9 @@ export function formatAddress(value: string): string {
   return parsed?.channel === 'Fax' ? formatFaxNumber(parsed.address) : value;
 }
 
-// The addresses the user may send from: deleted (3) and pending deletion (4) ones cannot send.
+// The addresses the user may send from.
 export const usableFrom = (sources: { address: { fullAddress: string }; status: number }[] | undefined) =>
-  (sources ?? []).filter((s) => s.status !== 3 && s.status !== 4).map((s) => s.address.fullAddress);
+  (sources ?? []).filter(isUsableSource).map((s) => s.address.fullAddress);
 
 /**
  * A typed date field checked where it is typed (end-user §5 "Dates"): its YYYY-MM-DD value, '' when

@@ -1,0 +1,223 @@
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../db/client.ts';
+import { directoryContacts, directoryEndpoints, directoryEntries } from '../../db/schema/directory.ts';
+import { documentSources } from '../../db/schema/document-sources.ts';
+import { organizations } from '../../db/schema/organizations.ts';
+
+// What a search asks of one tab, every text already normalized (normalize.ts); prefixes unless said otherwise.
+export interface TabFilter {
+  entityType: 1 | 2;
+  // Providers: the last name; Organizations: the organization's name. Both are the start of name_norm.
+  name?: string | undefined;
+  first?: string | undefined;
+  // Providers only: the organization or clinic a provider belongs to (NPPES individuals have none).
+  org?: string | undefined;
+  city?: string | undefined;
+  // Exact, a 2-letter code.
+  state?: string | undefined;
+  zip?: string | undefined;
+}
+
+export type EntryRow = typeof directoryEntries.$inferSelect;
+
+const prefix = (value: string) => `${value}%`;
+
+// The column a tab's results are ordered by after "has a Direct address": the field the search starts from, so
+// the page comes from one index range in order (schema/directory.ts), then the name.
+export function orderColumn(f: TabFilter): 'name' | 'first' | 'city' | 'zip' {
+  if (f.name) return 'name';
+  if (f.first) return 'first';
+  if (f.city) return 'city';
+  if (f.zip) return 'zip';
+  return 'name';
+}
+
+function where(f: TabFilter, hasDirect: boolean): SQL {
+  const e = directoryEntries;
+  const parts: SQL[] = [eq(e.entityType, f.entityType), eq(e.hasDirect, hasDirect), sql`${e.active}`];
+  if (f.name) {
+    parts.push(sql`${e.nameNorm} like ${prefix(f.name)}`);
+    // "smith j" must not match "smithj…": the last name itself starts with what was typed.
+    if (f.entityType === 1) parts.push(sql`${e.lastNorm} like ${prefix(f.name)}`);
+  }
+  if (f.first) parts.push(sql`${e.firstNorm} like ${prefix(f.first)}`);
+  if (f.org) parts.push(sql`${e.orgNorm} like ${prefix(f.org)}`);
+  if (f.city) parts.push(sql`${e.cityNorm} like ${prefix(f.city)}`);
+  if (f.state) parts.push(eq(e.state, f.state));
+  if (f.zip) parts.push(sql`${e.zip} like ${prefix(f.zip)}`);
+  return and(...parts)!;
+}
+
+// The sort key of a tab's rows after "has a Direct address" (see orderColumn), as an expression over a table's
+// search columns.
+function sortKey(f: TabFilter, t: { nameNorm: unknown; firstNorm: unknown; cityNorm: unknown; zip: unknown }): SQL {
+  switch (orderColumn(f)) {
+    case 'first':
+      return sql`${t.firstNorm}`;
+    case 'city':
+      return sql`${t.cityNorm}`;
+    case 'zip':
+      return sql`${t.zip}`;
+    default:
+      return sql`${t.nameNorm}`;
+  }
+}
+
+// An organization's name in search form, in SQL, for hosted organizations (a few rows, read live): the same folding
+// as normalize.ts for Latin letters with the common accents, which is what organization names use.
+const ACCENTED = 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖØòóôõöøÙÚÛÜùúûüÝýÿ';
+const PLAIN = 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOOooooooUUUUuuuuYyy';
+const sqlNormalized = (column: SQL) =>
+  sql`btrim(regexp_replace(lower(translate(${column}, ${ACCENTED + "'’`"}, ${PLAIN})), '[^a-z0-9]+', ' ', 'g'))`;
+
+// One row of a tab in every source, in the columns the service reads.
+export interface SearchRow {
+  id: string;
+  source: 'NPPES' | 'Hosted' | 'Organization';
+  npi: string | null;
+  entity_type: number;
+  last_name: string | null;
+  first_name: string | null;
+  middle_name: string | null;
+  organization_name: string | null;
+  clinic_name: string | null;
+  phone_primary: string | null;
+  fax: string | null;
+  address_line1: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  taxonomy: string | null;
+  direct_address: string | null;
+}
+
+// A page of one tab and its count (up to `cap`), in one statement: NPPES entries with a Direct address and those
+// without, each read from its own index range in order and stopped at what the page needs (no sort of every match,
+// whatever the count); the organization's own contacts; and, on the Organizations tab, the organizations hosted
+// here, read live so they are always current. Ordered: Direct address first, then the field the search starts
+// from, then the name; byte order (the search columns are C-collated ASCII).
+export async function findTabPage(
+  db: DbOrTx,
+  f: TabFilter,
+  organizationId: string,
+  page: { start: number; size: number; cap: number; nppes: boolean; hosted: boolean },
+): Promise<{ rows: SearchRow[]; total: number }> {
+  const e = directoryEntries;
+  const c = directoryContacts;
+  const want = page.start + page.size;
+  const entryColumns = sql`${e.id}::text as "id", 'NPPES' as "source", ${e.npi} as "npi", ${e.entityType}::int as "entity_type", ${e.lastName} as "last_name",
+    ${e.firstName} as "first_name", ${e.middleName} as "middle_name", ${e.organizationName} as "organization_name", ${e.clinicName} as "clinic_name",
+    ${e.phonePrimary} as "phone_primary", ${e.fax} as "fax", ${e.addressLine1} as "address_line1", ${e.city} as "city", ${e.state} as "state",
+    ${e.zip} as "zip", ${e.taxonomy} as "taxonomy", ${e.directAddress} as "direct_address", ${e.hasDirect} as "has_direct",
+    ${sortKey(f, e)} as "k", ${e.nameNorm} as "n", '1' || ${e.npi} as "tie"`;
+  const nppes = (hasDirect: boolean) =>
+    sql`(select ${entryColumns} from ${e} where ${where(f, hasDirect)} order by ${sortKey(f, e)}, ${e.nameNorm}, ${e.npi} limit ${want})`;
+  const nppesCount = (hasDirect: boolean) => sql`(select 1 from ${e} where ${where(f, hasDirect)} limit ${page.cap})`;
+
+  const contactWhere: SQL[] = [sql`${c.organizationId} = ${organizationId}`, sql`${c.entityType} = ${f.entityType}`];
+  if (f.name) contactWhere.push(f.entityType === 1 ? sql`${c.lastNorm} like ${prefix(f.name)}` : sql`${c.orgNorm} like ${prefix(f.name)}`);
+  if (f.first) contactWhere.push(sql`${c.firstNorm} like ${prefix(f.first)}`);
+  if (f.org) contactWhere.push(sql`${c.orgNorm} like ${prefix(f.org)}`);
+  if (f.city) contactWhere.push(sql`${c.cityNorm} like ${prefix(f.city)}`);
+  if (f.state) contactWhere.push(sql`${c.state} = ${f.state}`);
+  if (f.zip) contactWhere.push(sql`${c.zip} like ${prefix(f.zip)}`);
+  const contacts = sql`(select ${c.id}::text as "id", 'Organization' as "source", ${c.npi} as "npi", ${c.entityType}::int as "entity_type", ${c.lastName} as "last_name",
+    ${c.firstName} as "first_name", ${c.middleName} as "middle_name", ${c.organizationName} as "organization_name", ${c.clinicName} as "clinic_name",
+    ${c.phonePrimary} as "phone_primary", ${c.fax} as "fax", ${c.addressLine1} as "address_line1", ${c.city} as "city", ${c.state} as "state",
+    ${c.zip} as "zip", ${c.taxonomy} as "taxonomy", ${c.directAddress} as "direct_address", ${c.directAddress} is not null as "has_direct",
+    ${sortKey(f, c)} collate "C" as "k", ${c.nameNorm} collate "C" as "n", '0' || ${c.id}::text as "tie"
+    from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${page.cap})`;
+
+  // Hosted organizations carry no person's name, city, state or zip: a search naming one of those does not find them.
+  const hostedApplies = page.hosted && f.entityType === 2 && !f.first && !f.city && !f.state && !f.zip;
+  const ds = documentSources;
+  const o = organizations;
+  const orgName = sqlNormalized(sql`${o.name}`);
+  const hosted = sql`(select ${ds.id}::text as "id", 'Hosted' as "source", null as "npi", 2 as "entity_type", null as "last_name", null as "first_name",
+    null as "middle_name", ${o.name} as "organization_name", null as "clinic_name", null as "phone_primary",
+    (select f."full_address" from ${ds} f where f."organization_id" = ${o.id} and f."type" = 'Fax' and f."status" in (0, 1, 2) order by f."full_address" limit 1) as "fax",
+    null as "address_line1", null as "city", null as "state", null as "zip", null as "taxonomy", ${ds.fullAddress} as "direct_address", true as "has_direct",
+    ${orgName} collate "C" as "k", ${orgName} collate "C" as "n", '0' || ${ds.fullAddress} as "tie"
+    from ${ds} inner join ${o} on ${o.id} = ${ds.organizationId}
+    where ${ds.type} = 'Direct' and ${ds.status} in (0, 1, 2) and ${o.isEnabled} and ${o.cancelledAt} is null
+      ${f.name ? sql`and ${orgName} like ${prefix(f.name)}` : sql``}
+    limit ${page.cap})`;
+
+  const sources = [...(page.nppes ? [nppes(true), nppes(false)] : []), contacts, ...(hostedApplies ? [hosted] : [])];
+  const counted = [...(page.nppes ? [nppesCount(true), nppesCount(false)] : []), sql`(select 1 from ${contacts} "c")`, ...(hostedApplies ? [sql`(select 1 from ${hosted} "h")`] : [])];
+  const [result] = await queryRows<{ total: number; rows: SearchRow[] | null }>(
+    db,
+    sql`select (select least(count(*), ${page.cap})::int from (${sql.join(counted, sql` union all `)}) "counted") as "total",
+      (select json_agg("p" order by "p"."has_direct" desc, "p"."k", "p"."n", "p"."tie") from (
+        select * from (${sql.join(sources, sql` union all `)}) "u" order by "has_direct" desc, "k", "n", "tie" offset ${page.start} limit ${page.size}) "p") as "rows"`,
+  );
+  return { rows: result?.rows ?? [], total: result?.total ?? 0 };
+}
+
+export type ContactRow = typeof directoryContacts.$inferSelect;
+
+
+export function findContactPage(db: DbOrTx, organizationId: string, page: { offset: number; limit: number; term?: string | undefined }) {
+  const c = directoryContacts;
+  const termWhere = page.term ? sql`(${c.nameNorm} like ${prefix(page.term)} or ${c.orgNorm} like ${prefix(page.term)} or ${c.firstNorm} like ${prefix(page.term)})` : undefined;
+  const whereOrg = and(eq(c.organizationId, organizationId), termWhere);
+  return Promise.all([
+    db.select().from(c).where(whereOrg).orderBy(asc(c.nameNorm), asc(c.id)).offset(page.offset).limit(page.limit),
+    db.$count(c, whereOrg),
+  ]);
+}
+
+export async function findContact(db: DbOrTx, organizationId: string, id: string): Promise<ContactRow | undefined> {
+  const [row] = await db.select().from(directoryContacts).where(and(eq(directoryContacts.organizationId, organizationId), eq(directoryContacts.id, id)));
+  return row;
+}
+
+export type ContactValues = Omit<typeof directoryContacts.$inferInsert, 'id' | 'createdAt'>;
+
+export async function insertContact(db: DbOrTx, values: ContactValues): Promise<ContactRow> {
+  const [row] = await db.insert(directoryContacts).values(values).returning();
+  return row!;
+}
+
+export async function updateContact(db: DbOrTx, organizationId: string, id: string, values: Partial<ContactValues>): Promise<ContactRow | undefined> {
+  const [row] = await db
+    .update(directoryContacts)
+    .set(values)
+    .where(and(eq(directoryContacts.organizationId, organizationId), eq(directoryContacts.id, id)))
+    .returning();
+  return row;
+}
+
+export async function deleteContact(db: DbOrTx, organizationId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(directoryContacts)
+    .where(and(eq(directoryContacts.organizationId, organizationId), eq(directoryContacts.id, id)))
+    .returning({ id: directoryContacts.id });
+  return rows.length > 0;
+}
+
+// validate: what each address is known as. Hosted addresses with their organization; NPPES endpoints with their
+// entry; the caller's own contacts.
+export function findHostedByAddress(db: DbOrTx, addresses: string[]) {
+  return db
+    .select({ address: documentSources.fullAddress, organizationName: organizations.name })
+    .from(documentSources)
+    .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
+    .where(and(eq(documentSources.type, 'Direct'), inArray(documentSources.fullAddress, addresses)));
+}
+
+export function findEndpointsByAddress(db: DbOrTx, addresses: string[]) {
+  return db
+    .select({ address: directoryEndpoints.address, entry: directoryEntries })
+    .from(directoryEndpoints)
+    .innerJoin(directoryEntries, eq(directoryEntries.npi, directoryEndpoints.npi))
+    .where(inArray(directoryEndpoints.address, addresses))
+    .orderBy(asc(directoryEntries.npi));
+}
+
+export function findContactsByAddress(db: DbOrTx, organizationId: string, addresses: string[]) {
+  return db
+    .select()
+    .from(directoryContacts)
+    .where(and(eq(directoryContacts.organizationId, organizationId), inArray(directoryContacts.directAddress, addresses)));
+}
