@@ -39,7 +39,7 @@ export const directoryEntries = pgTable(
     firstNorm: text(),
     orgNorm: text(),
     cityNorm: text(),
-    // The file the row last came from (its base name) and when.
+    // The file that last changed the row (its base name) and when.
     sourceFile: text(),
     importedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
