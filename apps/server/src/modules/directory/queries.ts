@@ -100,7 +100,7 @@ export async function findTabPage(
   db: DbOrTx,
   f: TabFilter,
   organizationId: string,
-  page: { start: number; size: number; cap: number; nppes: boolean; hosted: boolean },
+  page: { start: number; size: number; cap: number; nppes: boolean },
 ): Promise<{ rows: SearchRow[]; total: number }> {
   const e = directoryEntries;
   const c = directoryContacts;
@@ -129,7 +129,7 @@ export async function findTabPage(
     from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${page.cap})`;
 
   // Hosted organizations carry no person's name, city, state or zip: a search naming one of those does not find them.
-  const hostedApplies = page.hosted && f.entityType === 2 && !f.first && !f.city && !f.state && !f.zip;
+  const hostedApplies = f.entityType === 2 && !f.first && !f.city && !f.state && !f.zip;
   const ds = documentSources;
   const o = organizations;
   const orgName = sqlNormalized(sql`${o.name}`);

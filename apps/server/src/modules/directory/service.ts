@@ -89,7 +89,6 @@ export async function searchTab(db: Database, organizationId: string, f: q.TabFi
     cap: DIRECTORY_COUNT_CAP,
     // NPPES individuals carry no organization name: a provider search by organization reads only the own contacts.
     nppes: !(f.entityType === 1 && f.org),
-    hosted: true,
   });
   return { items: rows.map(searchEntry), total };
 }
