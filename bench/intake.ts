@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import { sql, type SQL } from 'drizzle-orm';
 import { INTAKE_COUNT_CAP, INTAKE_DEFAULT_DAYS, INTAKE_PAGE_SIZE, INTAKE_TOTAL_COUNT_PAGES, type IntakeFilter } from '@clinicrelay/contracts/intake.ts';
 import { queryRows, type Database } from '../apps/server/src/db/client.ts';
 import { SCAN_BUDGET_PER_MATCH, SCAN_LIMIT_PER_MATCH } from '../apps/server/src/modules/intake/queries.ts';
-import type { App } from '../apps/server/src/platform/http.ts';
 import { benchApp, benchPostgresUrl, PASSWORD } from './bench-app.ts';
+import { formatLoad, rawUnderLoad, routeUnderLoad } from './load.ts';
 import { compare, measure, type Measurement } from './measure.ts';
 
 const MESSAGES = 100_000;
@@ -234,77 +233,8 @@ type DatabaseLabel = keyof typeof TARGET_P95_MS;
 const targetLine = (label: DatabaseLabel, m: Measurement) =>
   `  target p95 <= ${TARGET_P95_MS[label]} ms on ${label}: ${m.p95Ms! <= TARGET_P95_MS[label] ? 'met' : 'NOT met'} (p95 ${m.p95Ms!.toFixed(1)} ms)`;
 
-// Under load: LOAD_CONNECTIONS clients on loopback for LOAD_SECONDS against the real app listening on a port
-// (HTTP, session lookup, audit row), autocannon running in a worker thread so the load does not queue on the
-// server's event loop; beside the same number of concurrent callers of the raw SQL through the same database
-// handle (the pool on PostgreSQL). Latencies are autocannon's percentiles (it has no p95).
+// Under load (load.ts): the route beside the raw SQL with as many concurrent callers.
 const LOAD_CONNECTIONS = 150;
-const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS) || 10;
-
-interface LoadFigure {
-  name: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p97_5Ms: number;
-  p99Ms: number;
-  // What did not answer 200.
-  failures: { non2xx: number; errors: number; timeouts: number };
-}
-
-const nearestRank = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-const formatLoad = (f: LoadFigure) =>
-  `${f.name}: ${f.requestsPerSecond.toFixed(0)} requests/s, p50 ${f.p50Ms.toFixed(0)} ms, p97.5 ${f.p97_5Ms.toFixed(0)} ms, p99 ${f.p99Ms.toFixed(0)} ms` +
-  (f.failures.non2xx + f.failures.errors + f.failures.timeouts
-    ? `, failed: ${f.failures.non2xx} not 200, ${f.failures.errors} errors (${f.failures.timeouts} timeouts)`
-    : '');
-
-async function routeUnderLoad(app: App, authorization: string, label: string): Promise<LoadFigure> {
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(
-      { url: `${address}/api/messages`, method: 'POST', connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, workers: 1, headers: { authorization, 'content-type': 'application/json' }, body: '{}' },
-      (error, done) => (error ? reject(error) : resolve(done)),
-    );
-  });
-  return {
-    name: `${label}, Administrator, default filter, ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s (autocannon), route`,
-    requestsPerSecond: result.requests.total / LOAD_SECONDS,
-    p50Ms: result.latency.p50,
-    p97_5Ms: result.latency.p97_5,
-    p99Ms: result.latency.p99,
-    failures: { non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts },
-  };
-}
-
-async function rawUnderLoad(db: Database, ids: Ids): Promise<LoadFigure> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const until = started + LOAD_SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: LOAD_CONNECTIONS }, async () => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        try {
-          await rawList(db, ids, 'admin', null);
-          latencies.push(performance.now() - t);
-        } catch {
-          errors++;
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
-  return {
-    name: `raw SQL, same queries, ${LOAD_CONNECTIONS} concurrent callers`,
-    requestsPerSecond: latencies.length / seconds,
-    p50Ms: nearestRank(sorted, 50),
-    p97_5Ms: nearestRank(sorted, 97.5),
-    p99Ms: nearestRank(sorted, 99),
-    failures: { non2xx: 0, errors, timeouts: 0 },
-  };
-}
 
 async function onDatabase(label: DatabaseLabel, databaseUrl: string | undefined): Promise<string[]> {
   const started = performance.now();
@@ -360,8 +290,9 @@ async function onDatabase(label: DatabaseLabel, databaseUrl: string | undefined)
         if (process.env.BENCH_EXPLAIN) lines.push(...(await explainList(handle.db, ids!, viewer, filter.search)));
       }
     }
-    const loaded = await routeUnderLoad(app, adminAuthorization, label);
-    const rawLoaded = await rawUnderLoad(handle.db, ids!);
+    const load = { connections: LOAD_CONNECTIONS };
+    const loaded = await routeUnderLoad(app, { url: '/api/messages', method: 'POST', authorization: adminAuthorization, body: {} }, `${label}, Administrator, default filter`, load);
+    const rawLoaded = await rawUnderLoad(() => rawList(handle.db, ids!, 'admin', null), 'raw SQL, same queries', load);
     lines.push(`${formatLoad(loaded)}\n  baseline ${formatLoad(rawLoaded)}`);
     lines.push(`  (${label} half took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
     return lines;

@@ -34,10 +34,23 @@ test('Lakeside finds Riverview in the directory from compose and sends to it; a 
   await page.getByText('Riverview Cardiology', { exact: false }).first().waitFor();
   await screenshot(page, 'directory-compose-to-tag');
 
-  // Nobody by that name: the dialog leads to Send an Invite, and the invitation lands in the outbox.
+  // Providers of the demo directory (generated NPPES rows): Direct addresses first, each with its copy button, and
+  // the phone card.
   await page.getByRole('button', { name: 'Find Provider', exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Last name' }).fill('Smi');
+  await dialog.getByRole('button', { name: 'Search', exact: true }).click();
+  const providers = dialog.getByRole('list', { name: 'Providers' });
+  await providers.getByRole('listitem').first().waitFor();
+  await providers.getByRole('button', { name: 'Copy Direct address' }).first().waitFor();
+  await providers.getByRole('button', { name: 'Phone and fax' }).first().hover();
+  await page.getByText(/^Fax: /).first().waitFor();
+  await screenshot(page, 'directory-providers');
+  await expectNoAxeViolations(page, 'find-provider-providers');
+
+  // Nobody by that name: the dialog leads to Send an Invite, and the invitation lands in the outbox.
   await dialog.getByRole('textbox', { name: 'Last name' }).fill('Zyzzogeton');
   await dialog.getByRole('button', { name: 'Search', exact: true }).click();
+  await screenshot(page, 'directory-no-results');
   await dialog.getByRole('button', { name: "Don't see the provider you're looking for?" }).or(dialog.getByRole('link', { name: "Don't see the provider you're looking for?" })).click();
   const invite = page.getByRole('dialog', { name: 'Send an Invite' });
   await invite.waitFor();

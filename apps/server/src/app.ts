@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MAX_ATTACHMENT_BYTES } from '@clinicrelay/contracts/attachments.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import type { Config } from './config.ts';
@@ -19,7 +19,7 @@ import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { clamdScanner } from './platform/antivirus/clamd.ts';
 import { noScanner } from './platform/antivirus/scanner.ts';
 import { AppError, registerErrorHandling, serializeError } from './platform/errors.ts';
-import type { App, RouteRoles } from './platform/http.ts';
+import { responseSerializerCompiler, type App, type RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { attachmentsRoutes } from './modules/attachments/routes.ts';
@@ -36,6 +36,8 @@ import { registerPresence } from './modules/presence/service.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
 import { directoryRoutes } from './modules/directory/routes.ts';
+import { networksRoutes } from './modules/networks/routes.ts';
+import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
@@ -87,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('apiRoutes', [] as RouteEntry[]);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api')) return;
@@ -158,6 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   auditRoutes(app, { db });
   subscriptionsRoutes(app, { db, now });
   directoryRoutes(app, { db, now });
+  referenceDataRoutes(app, { db, now });
+  networksRoutes(app, { db });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

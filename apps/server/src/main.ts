@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo, seedDemoFeatures } from './db/seed/demo.ts';
+import { seedDemoDirectory } from './db/seed/demo-directory.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
@@ -25,6 +26,7 @@ async function main() {
   if (seedNow) {
     await seedDemo(handle.db, config);
     await seedDemoFeatures(handle.db);
+    await seedDemoDirectory(handle);
     // Committed as sends with their workflows queued: the workers started below deliver them.
     await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   }

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../db/client.ts';
 import { auditEvents } from '../db/schema/audit.ts';
-import type { OrgCaller } from './auth/guard.ts';
+import type { AdminCaller, OrgCaller } from './auth/guard.ts';
 
 export interface AuditEvent {
   eventType: string;
@@ -28,6 +28,9 @@ export const auditedBy = (caller: OrgCaller) => ({
   organizationId: caller.organizationId,
   ip: caller.ip ?? null,
 });
+
+// Who did it, for a back-office change: the administrator; the organization it concerns goes in details.
+export const auditedByAdmin = (caller: AdminCaller) => ({ userId: caller.session.userId, userName: caller.session.userName, organizationId: null, ip: caller.ip ?? null });
 
 // A list that shows subjects or patient names is a read of PHI: one row per page served. Search texts may
 // hold a patient's name, so details say only whether one was used.

@@ -68,6 +68,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+// True when a statement broke a unique constraint (two saves of the same name at once, say).
+export function isUniqueViolation(error: unknown): boolean {
+  for (const e of errorChain(error)) if (isPostgresError(e) && e.code === '23505') return true;
+  return false;
+}
+
 // What may be logged about a database error: its SQLSTATE, constraint, table and column, never values.
 export function databaseErrorFields(error: unknown): Record<string, string> | undefined {
   let involved = false;

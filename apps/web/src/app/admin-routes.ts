@@ -14,7 +14,6 @@ const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting
 
 // Later issues replace the generic page of their route with the real screen in app/router.tsx.
 export const adminRoutes: readonly AdminRoute[] = [
-  { path: '/admin/networks', title: 'Networks', roles: SYS_ADMIN, summary: 'Networks will be listed here, with search by name, and actions to create, edit and delete them and to assign organizations and administrators.' },
   { path: '/admin/organizations', title: 'Organizations', roles: SYS_ADMIN, summary: 'Organizations will be listed here with their network, subdomain, reseller, tier, activation status, login ability and login type.' },
   { path: '/admin/organizations/add', title: 'Add organization', roles: SYS_ADMIN, summary: 'The form to add an organization (details and contact) will appear here.' },
   { path: '/admin/organizations/:id', title: 'Organization', roles: SYS_ADMIN, summary: 'The organization’s details, contact, fax, Direct, settings and other tabs will appear here.' },

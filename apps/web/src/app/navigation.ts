@@ -37,6 +37,7 @@ export const navigation: readonly NavigationEntry[] = [
   { label: 'Partners', path: '/admin/partners', roles: SYS_ADMIN, group: 'Customers' },
   { label: 'Resellers', path: '/admin/resellers', roles: SYS_ADMIN, group: 'Customers' },
   { label: 'Emergencies', path: '/admin/emergencies', roles: SYS_ADMIN, group: 'Customers' },
+  { label: 'Specialties', path: '/admin/specialties', roles: SYS_ADMIN, group: 'Customers' },
 
   { label: 'Workflows', path: '/admin/workflows', roles: SYS_ADMIN, group: 'Messaging' },
   { label: 'Message routing rules', path: '/admin/messageroutingrules', roles: SYS_ADMIN, group: 'Messaging' },
@@ -54,6 +55,7 @@ export const navigation: readonly NavigationEntry[] = [
   { label: 'Client applications', path: '/admin/clientapplications', roles: SYS_ADMIN, group: 'Platform' },
   { label: 'E-signature accounts', path: '/admin/docusign', roles: SYS_ADMIN, group: 'Platform' },
   { label: 'Batch imports', path: '/admin/batchimports', roles: SYS_ADMIN, group: 'Platform' },
+  { label: 'Reserved words', path: '/admin/reservedwords', roles: SYS_ADMIN, group: 'Platform' },
   { label: 'Utilities', path: '/admin/utils', roles: SYS_ADMIN, group: 'Platform' },
 ];
 

@@ -57,6 +57,9 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
 
 const AppLayout = lazyPage(() => import('./layout.tsx').then((m) => m.AppLayout));
 const AdminAreaPage = lazyPage(() => import('../admin/admin-area-page.tsx').then((m) => m.AdminAreaPage));
+const NetworksPage = lazyPage(() => import('../admin/networks/networks-page.tsx').then((m) => m.NetworksPage));
+const ReservedWordsPage = lazyPage(() => import('../admin/reference-data/reserved-words-page.tsx').then((m) => m.ReservedWordsPage));
+const SpecialtiesPage = lazyPage(() => import('../admin/reference-data/specialties-page.tsx').then((m) => m.SpecialtiesPage));
 const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
 const RegisterPage = lazyPage(() => import('../features/account/register-page.tsx').then((m) => m.RegisterPage));
@@ -70,6 +73,7 @@ const ReleasePage = lazyPage(() => import('../features/release/release-page.tsx'
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
+const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
 
 // end-user §2. react-router matches case-insensitively and tolerates a trailing slash by default.
 export const appRoutes: RouteObject[] = [
@@ -138,6 +142,10 @@ export const appRoutes: RouteObject[] = [
                 handle: MessagingDashboardPage.handle,
                 element: <RequireRoles roles={SYSTEM_ADMINS}><MessagingDashboardPage /></RequireRoles>,
               },
+              { path: 'admin/networks', handle: NetworksPage.handle, element: <RequireRoles roles={SYS_ADMIN}><NetworksPage /></RequireRoles> },
+              // Reserved words and specialties have no route in the spec ("route not shown"): named like the others.
+              { path: 'admin/reservedwords', handle: ReservedWordsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><ReservedWordsPage /></RequireRoles> },
+              { path: 'admin/specialties', handle: SpecialtiesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><SpecialtiesPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

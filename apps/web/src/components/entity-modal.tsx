@@ -66,13 +66,17 @@ function EntityForm<Values extends FormValues>({
     } catch (failure) {
       const { message, modelState } = errorDetails(failure);
       const unplaced: string[] = [];
+      const placed = new Set<string>();
       for (const [field, texts] of Object.entries(modelState)) {
         // Errors for fields on screen go under them; anything else joins the alert.
-        if (field in form.values) form.setFieldError(field, texts.join(' '));
-        else unplaced.push(...texts);
+        if (field in form.values) {
+          form.setFieldError(field, texts.join(' '));
+          for (const t of texts) placed.add(t);
+        } else unplaced.push(...texts);
       }
       if (failureMessage) notifyError(failureMessage);
-      setServerError(failureMessage ? unplaced : [message, ...unplaced]);
+      // A message already shown under its field is not repeated above the form.
+      setServerError(failureMessage || placed.has(message) ? unplaced : [message, ...unplaced]);
       return;
     }
     if (successMessage) notifySuccess(successMessage);

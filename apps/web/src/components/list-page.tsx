@@ -44,6 +44,8 @@ export interface ListPageProps<Row> {
   rowKey?: (row: Row) => string | number;
   /** Toolbar buttons, e.g. "Add". */
   actions?: ReactNode;
+  /** Filters shown beside the search box. */
+  toolbar?: ReactNode;
   /** Shows the date range filter, with optional extra quick ranges. */
   dateRange?: boolean | { quickRanges: QuickRange[] };
   emptyText?: string;
@@ -69,6 +71,7 @@ export function ListPage<Row>({
   onStateChange,
   rowKey = defaultRowKey,
   actions,
+  toolbar,
   dateRange,
   emptyText,
   fixedLayout = false,
@@ -101,6 +104,7 @@ export function ListPage<Row>({
       </Group>
       <Group align="flex-end">
         <SearchBox value={state.search} onChange={(search) => onStateChange({ search })} />
+        {toolbar}
         {dateRange && (
           <DateRangeFilter
             value={{ startDate: state.startDate, endDate: state.endDate }}

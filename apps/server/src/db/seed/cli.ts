@@ -6,6 +6,7 @@ import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { openDatabase } from '../client.ts';
 import { demoSignInLines, seedDemo, seedDemoFeatures } from './demo.ts';
+import { seedDemoDirectory } from './demo-directory.ts';
 import { seedDemoMessages } from './demo-messages.ts';
 
 // `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent),
@@ -21,6 +22,8 @@ try {
   await handle.migrate();
   await seedDemo(handle.db, config);
   await seedDemoFeatures(handle.db);
+  const directory = await seedDemoDirectory(handle);
+  if (directory) console.log(`Demo directory: ${directory} generated NPPES entries loaded.`);
   const now = () => new Date();
   const created = await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   const logger: WorkflowLogger = {

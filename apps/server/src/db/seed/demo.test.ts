@@ -1,10 +1,11 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentSources } from '../schema/document-sources.ts';
 import { organizations } from '../schema/organizations.ts';
 import { memberships, users } from '../schema/users.ts';
 import { createTestDatabase } from '../../test/database.ts';
-import type { DatabaseHandle } from '../client.ts';
+import { queryRows, type DatabaseHandle } from '../client.ts';
+import { DEMO_DIRECTORY_PROVIDERS, seedDemoDirectory } from './demo-directory.ts';
 import { seedDemo } from './demo.ts';
 
 describe('demo world', () => {
@@ -46,5 +47,28 @@ describe('demo world', () => {
 
   it('is refused in production mode', async () => {
     await expect(seedDemo(handle.db, { demoPassword: 'Demo-pass-2026!', env: 'production' })).rejects.toThrow(/production/);
+  });
+});
+
+describe('demo directory', () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+  });
+  afterAll(() => handle.close());
+
+  it('loads the same generated providers every time, once, with Direct addresses and both entity types', async () => {
+    // Deactivated NPIs without names are not stored.
+    const inserted = await seedDemoDirectory(handle);
+    expect(inserted).toBeGreaterThan(DEMO_DIRECTORY_PROVIDERS * 0.95);
+    const [stats] = await queryRows<{ entries: number; organizations: number; direct: number }>(
+      handle.db,
+      sql`select count(*)::int as "entries", count(*) filter (where entity_type = 2)::int as "organizations", count(*) filter (where has_direct)::int as "direct" from directory_entries`,
+    );
+    expect(stats!.entries).toBe(inserted);
+    expect(stats!.organizations).toBeGreaterThan(0);
+    expect(stats!.direct).toBeGreaterThan(DEMO_DIRECTORY_PROVIDERS / 10);
+    // Seeding again adds nothing.
+    expect(await seedDemoDirectory(handle)).toBe(0);
   });
 });

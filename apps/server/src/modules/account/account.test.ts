@@ -6,6 +6,7 @@ import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { totpCode } from '../../platform/auth/totp.ts';
 import { useTestApp, TEST_PASSWORD, type TestContext } from '../../test/app.ts';
+import { clearSessionCache } from '../../platform/auth/guard.ts';
 
 const login = (t: TestContext, userName: string, password: string, code?: string) =>
   t.app.inject({ method: 'POST', url: '/api/account/login', payload: { userName, password, ...(code ? { code } : {}) } });
@@ -156,6 +157,8 @@ describe('tokens and sessions', () => {
 
   it('logout revokes the session: the access and refresh tokens stop working', async () => {
     const pair = await t.login('admin@lakeside.example.org');
+    // The session is in the session cache when the logout comes.
+    expect((await profile(pair.accessToken)).statusCode).toBe(200);
     const out = await t.call(pair.accessToken, 'POST', '/api/account/logout');
     expect(out.statusCode).toBe(200);
     const after = await profile(pair.accessToken);
@@ -188,8 +191,27 @@ describe('tokens and sessions', () => {
     const pair = await t.login('user@riverview.example.org');
     expect((await profile(pair.accessToken)).statusCode).toBe(200);
     await t.handle.db.update(users).set({ isDisabled: true }).where(eq(users.userName, 'user@riverview.example.org'));
+    // A change written past the API (the routes that disable users empty the session cache as they answer).
+    clearSessionCache(t.handle.db);
     expect((await profile(pair.accessToken)).statusCode).toBe(401);
     await t.handle.db.update(users).set({ isDisabled: false }).where(eq(users.userName, 'user@riverview.example.org'));
+    clearSessionCache(t.handle.db);
+  });
+
+  it('a request that may change a session or a user empties the session cache; a search does not', async () => {
+    const pair = await t.login('user@riverview.example.org');
+    expect((await profile(pair.accessToken)).statusCode).toBe(200);
+    // Disabled by another server process: this one still holds the session for up to 2 s...
+    await t.handle.db.update(users).set({ isDisabled: true }).where(eq(users.userName, 'user@riverview.example.org'));
+    try {
+      expect((await t.call(pair.accessToken, 'POST', '/api/directory/search', { lastName: 'a' })).statusCode).toBe(200);
+      // ...until any write here (another user's, refused or not) empties the cache.
+      expect((await t.call('user@lakeside.example.org', 'POST', '/api/intakerules', {})).statusCode).toBe(403);
+      expect((await profile(pair.accessToken)).statusCode).toBe(401);
+    } finally {
+      await t.handle.db.update(users).set({ isDisabled: false }).where(eq(users.userName, 'user@riverview.example.org'));
+      clearSessionCache(t.handle.db);
+    }
   });
 });
 

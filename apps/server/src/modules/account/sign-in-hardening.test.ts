@@ -7,6 +7,7 @@ import { memberships, users } from '../../db/schema/users.ts';
 import { totpCode } from '../../platform/auth/totp.ts';
 import { buildApp } from '../../app.ts';
 import { testConfig, useTestApp, TEST_PASSWORD, type TestContext } from '../../test/app.ts';
+import { clearSessionCache } from '../../platform/auth/guard.ts';
 
 const login = (t: TestContext, userName: string, password: string, code?: string) =>
   t.app.inject({ method: 'POST', url: '/api/account/login', payload: { userName, password, ...(code ? { code } : {}) } });
@@ -164,6 +165,7 @@ describe('automatic logoff (SESSION_IDLE_MINUTES 30, SESSION_MAX_HOURS 12)', () 
       expect((await profile(t, pair.accessToken)).statusCode).toBe(200);
       // As if that request had been 30 minutes ago.
       await t.handle.db.execute(sql`update sessions set last_seen_at = last_seen_at - interval '30 minutes' where user_id = (select id from users where user_name = ${userName})`);
+      clearSessionCache(t.handle.db);
       expect((await profile(t, pair.accessToken)).json()).toEqual({ message: messages.tokenRevokedOrExpired });
     } finally {
       restore();

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   attachmentFileName,
@@ -22,7 +22,7 @@ import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { orgCaller } from '../../platform/auth/guard.ts';
 import { SCANNER_RETRY_AFTER_SECONDS, ScannerUnavailableError } from '../../platform/antivirus/scanner.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import type { App } from '../../platform/http.ts';
+import { type App, closeUnreadBody } from '../../platform/http.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
@@ -37,12 +37,6 @@ const UPLOAD_FORM_ALLOWANCE_BYTES = UPLOAD_FIELDS * UPLOAD_FIELD_BYTES + 64 * 10
 async function refuseOversizedUpload(request: FastifyRequest) {
   const declared = Number(request.headers['content-length']);
   if (declared > MAX_ATTACHMENT_BYTES + UPLOAD_FORM_ALLOWANCE_BYTES) throw new AppError(413, attachmentMessages.tooLarge);
-}
-
-// A reply sent before the body was read to its end (a refused upload) closes the connection, so the
-// client cannot go on streaming the rest into a server that would read and discard it.
-async function closeUnreadUpload(request: FastifyRequest, reply: FastifyReply) {
-  if (!request.raw.readableEnded) reply.header('connection', 'close');
 }
 
 // The multipart body of an upload: one `file` and an optional `attachmentMeta` JSON field. The file is
@@ -129,7 +123,7 @@ export function attachmentsRoutes(app: App, deps: service.AttachmentsDeps) {
     config,
     schema: { tags, params: idParams, querystring: uploadQuery, consumes: ['multipart/form-data'], response: { 200: attachmentSummary } },
     onRequest: refuseOversizedUpload,
-    onSend: closeUnreadUpload,
+    onSend: async (request, reply) => closeUnreadBody(request, reply),
     handler: (request) =>
       service.upload(deps, caller(request), request.params.id, () => readUpload(request)).catch((error: unknown) => {
         if (!(error instanceof ScannerUnavailableError)) throw error;

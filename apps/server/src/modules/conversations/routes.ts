@@ -23,7 +23,7 @@ export function conversationsRoutes(app: App, deps: service.ConversationsDeps) {
   app.route({
     method: 'POST',
     url: '/api/conversations/tracked',
-    config,
+    config: { ...config, readOnly: true },
     schema: { tags, body: trackedRequest, response: { 200: trackedList } },
     handler: (request) => service.tracked(deps, caller(request), request.body),
   });

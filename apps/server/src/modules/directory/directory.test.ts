@@ -223,6 +223,14 @@ describe("an organization's own directory entries (/api/kno2directory)", () => {
     expect(Object.keys(badNpi.json().modelState)).toEqual(['npi']);
   });
 
+  it('finds an address hosted here by the whole address, as the organization it belongs to', async () => {
+    const res = await t.call(LAKESIDE, 'GET', `${BASE}/search/${encodeURIComponent('Referrals@Riverview.Direct.Example.org')}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([
+      expect.objectContaining({ directAddress: 'referrals@riverview.direct.example.org', organizationName: 'Riverview Cardiology', entityType: 2, source: 'Hosted', hosted: true, npi: null }),
+    ]);
+  });
+
   it('lists the two entry types, and answers organization users only', async () => {
     expect((await t.call(LAKESIDE, 'GET', `${BASE}/entrytypes`)).json()).toEqual([{ id: 1, name: 'Provider' }, { id: 2, name: 'Organization' }]);
     expect((await t.call('sysadmin@example.org', 'GET', BASE)).statusCode).toBe(403);

@@ -70,26 +70,15 @@ const PLAIN = 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOOooooooUUUUuuuuYyy';
 const sqlNormalized = (column: SQL) =>
   sql`btrim(regexp_replace(lower(translate(${column}, ${ACCENTED + "'’`"}, ${PLAIN})), '[^a-z0-9]+', ' ', 'g'))`;
 
-// One row of a tab in every source, in the columns the service reads.
-export interface SearchRow {
-  id: string;
-  source: 'NPPES' | 'Hosted' | 'Organization';
-  npi: string | null;
-  entity_type: number;
-  last_name: string | null;
-  first_name: string | null;
-  middle_name: string | null;
-  organization_name: string | null;
-  clinic_name: string | null;
-  phone_primary: string | null;
-  fax: string | null;
-  address_line1: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  taxonomy: string | null;
-  direct_address: string | null;
-}
+// What a directory entry shows, whichever source it comes from (the names of the entries' and contacts' columns);
+// only NPPES entries always have an NPI.
+export type EntryFields = { npi: string | null } & Pick<
+  EntryRow,
+  'id' | 'entityType' | 'lastName' | 'firstName' | 'middleName' | 'organizationName' | 'clinicName' | 'phonePrimary' | 'fax' | 'addressLine1' | 'city' | 'state' | 'zip' | 'taxonomy' | 'directAddress'
+>;
+
+// One row of a tab in every source.
+export type SearchRow = EntryFields & { source: 'NPPES' | 'Hosted' | 'Organization' };
 
 // A page of one tab and its count (up to `cap`), in one statement: NPPES entries with a Direct address and those
 // without, each read from its own index range in order and stopped at what the page needs (no sort of every match,
@@ -105,10 +94,10 @@ export async function findTabPage(
   const e = directoryEntries;
   const c = directoryContacts;
   const want = page.start + page.size;
-  const entryColumns = sql`${e.id}::text as "id", 'NPPES' as "source", ${e.npi} as "npi", ${e.entityType}::int as "entity_type", ${e.lastName} as "last_name",
-    ${e.firstName} as "first_name", ${e.middleName} as "middle_name", ${e.organizationName} as "organization_name", ${e.clinicName} as "clinic_name",
-    ${e.phonePrimary} as "phone_primary", ${e.fax} as "fax", ${e.addressLine1} as "address_line1", ${e.city} as "city", ${e.state} as "state",
-    ${e.zip} as "zip", ${e.taxonomy} as "taxonomy", ${e.directAddress} as "direct_address", ${e.hasDirect} as "has_direct",
+  const entryColumns = sql`${e.id}::text as "id", 'NPPES' as "source", ${e.npi} as "npi", ${e.entityType}::int as "entityType", ${e.lastName} as "lastName",
+    ${e.firstName} as "firstName", ${e.middleName} as "middleName", ${e.organizationName} as "organizationName", ${e.clinicName} as "clinicName",
+    ${e.phonePrimary} as "phonePrimary", ${e.fax} as "fax", ${e.addressLine1} as "addressLine1", ${e.city} as "city", ${e.state} as "state",
+    ${e.zip} as "zip", ${e.taxonomy} as "taxonomy", ${e.directAddress} as "directAddress", ${e.hasDirect} as "has_direct",
     ${sortKey(f, e)} as "k", ${e.nameNorm} as "n", '1' || ${e.npi} as "tie"`;
   const nppes = (hasDirect: boolean) =>
     sql`(select ${entryColumns} from ${e} where ${where(f, hasDirect)} order by ${sortKey(f, e)}, ${e.nameNorm}, ${e.npi} limit ${want})`;
@@ -121,10 +110,10 @@ export async function findTabPage(
   if (f.city) contactWhere.push(sql`${c.cityNorm} like ${prefix(f.city)}`);
   if (f.state) contactWhere.push(sql`${c.state} = ${f.state}`);
   if (f.zip) contactWhere.push(sql`${c.zip} like ${prefix(f.zip)}`);
-  const contacts = sql`(select ${c.id}::text as "id", 'Organization' as "source", ${c.npi} as "npi", ${c.entityType}::int as "entity_type", ${c.lastName} as "last_name",
-    ${c.firstName} as "first_name", ${c.middleName} as "middle_name", ${c.organizationName} as "organization_name", ${c.clinicName} as "clinic_name",
-    ${c.phonePrimary} as "phone_primary", ${c.fax} as "fax", ${c.addressLine1} as "address_line1", ${c.city} as "city", ${c.state} as "state",
-    ${c.zip} as "zip", ${c.taxonomy} as "taxonomy", ${c.directAddress} as "direct_address", ${c.directAddress} is not null as "has_direct",
+  const contacts = sql`(select ${c.id}::text as "id", 'Organization' as "source", ${c.npi} as "npi", ${c.entityType}::int as "entityType", ${c.lastName} as "lastName",
+    ${c.firstName} as "firstName", ${c.middleName} as "middleName", ${c.organizationName} as "organizationName", ${c.clinicName} as "clinicName",
+    ${c.phonePrimary} as "phonePrimary", ${c.fax} as "fax", ${c.addressLine1} as "addressLine1", ${c.city} as "city", ${c.state} as "state",
+    ${c.zip} as "zip", ${c.taxonomy} as "taxonomy", ${c.directAddress} as "directAddress", ${c.directAddress} is not null as "has_direct",
     ${sortKey(f, c)} collate "C" as "k", ${c.nameNorm} collate "C" as "n", '0' || ${c.id}::text as "tie"
     from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${page.cap})`;
 
@@ -133,10 +122,10 @@ export async function findTabPage(
   const ds = documentSources;
   const o = organizations;
   const orgName = sqlNormalized(sql`${o.name}`);
-  const hosted = sql`(select ${ds.id}::text as "id", 'Hosted' as "source", null as "npi", 2 as "entity_type", null as "last_name", null as "first_name",
-    null as "middle_name", ${o.name} as "organization_name", null as "clinic_name", null as "phone_primary",
+  const hosted = sql`(select ${ds.id}::text as "id", 'Hosted' as "source", null as "npi", 2 as "entityType", null as "lastName", null as "firstName",
+    null as "middleName", ${o.name} as "organizationName", null as "clinicName", null as "phonePrimary",
     (select f."full_address" from ${ds} f where f."organization_id" = ${o.id} and f."type" = 'Fax' and f."status" in (0, 1, 2) order by f."full_address" limit 1) as "fax",
-    null as "address_line1", null as "city", null as "state", null as "zip", null as "taxonomy", ${ds.fullAddress} as "direct_address", true as "has_direct",
+    null as "addressLine1", null as "city", null as "state", null as "zip", null as "taxonomy", ${ds.fullAddress} as "directAddress", true as "has_direct",
     ${orgName} collate "C" as "k", ${orgName} collate "C" as "n", '0' || ${ds.fullAddress} as "tie"
     from ${ds} inner join ${o} on ${o.id} = ${ds.organizationId}
     where ${ds.type} = 'Direct' and ${ds.status} in (0, 1, 2) and ${o.isEnabled} and ${o.cancelledAt} is null
@@ -200,7 +189,7 @@ export async function deleteContact(db: DbOrTx, organizationId: string, id: stri
 // entry; the caller's own contacts.
 export function findHostedByAddress(db: DbOrTx, addresses: string[]) {
   return db
-    .select({ address: documentSources.fullAddress, organizationName: organizations.name })
+    .select({ id: documentSources.id, address: documentSources.fullAddress, organizationName: organizations.name })
     .from(documentSources)
     .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
     .where(and(eq(documentSources.type, 'Direct'), inArray(documentSources.fullAddress, addresses)));

@@ -32,7 +32,7 @@ export function directoryRoutes(app: App, deps: service.DirectoryDeps) {
   app.route({
     method: 'POST',
     url: '/api/directory/search',
-    config,
+    config: { ...config, readOnly: true },
     schema: { tags, body: directorySearchRequest, response: { 200: directorySearchResponse } },
     handler: (request) => service.search(deps, orgCaller(request), request.body),
   });

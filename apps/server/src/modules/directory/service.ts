@@ -25,7 +25,7 @@ export interface DirectoryDeps {
 type SearchRequest = z.output<typeof directorySearchRequest>;
 type ContactInput = z.output<typeof directoryContactInput>;
 
-const entryOf = (row: q.EntryRow | q.ContactRow, source: DirectoryEntry['source']): DirectoryEntry => ({
+const entryOf = (row: q.EntryFields, source: DirectoryEntry['source']): DirectoryEntry => ({
   id: row.id,
   directAddress: row.directAddress,
   organizationName: row.organizationName,
@@ -46,26 +46,12 @@ const entryOf = (row: q.EntryRow | q.ContactRow, source: DirectoryEntry['source'
   hosted: source === 'Hosted',
 });
 
-const searchEntry = (row: q.SearchRow): DirectoryEntry => ({
-  id: row.id,
-  directAddress: row.direct_address,
-  organizationName: row.organization_name,
-  lastName: row.last_name,
-  firstName: row.first_name,
-  middleName: row.middle_name,
-  clinicName: row.clinic_name,
-  phonePrimary: row.phone_primary,
-  fax: row.fax,
-  standardizedAddressLine1: row.address_line1,
-  standardizedCity: row.city,
-  standardizedState: row.state,
-  standardizedZip: row.zip,
-  npi: row.npi,
-  entityType: row.entity_type,
-  taxonomy: row.taxonomy,
-  source: row.source,
-  hosted: row.source === 'Hosted',
-});
+// An address hosted here as an entry: the organization's name and the address, nothing NPPES would add.
+const hostedEntry = (h: { id: string; address: string; organizationName: string }): DirectoryEntry =>
+  entryOf(
+    { id: h.id, directAddress: h.address, organizationName: h.organizationName, entityType: 2, npi: null, lastName: null, firstName: null, middleName: null, clinicName: null, phonePrimary: null, fax: null, addressLine1: null, city: null, state: null, zip: null, taxonomy: null },
+    'Hosted',
+  );
 
 /** The two tabs' filters from the request, in search form; a tab that cannot match is null. */
 export function tabFilters(r: Pick<SearchRequest, 'firstName' | 'lastName' | 'organizationName' | 'city' | 'state' | 'zip'>): { providers: q.TabFilter; organizations: q.TabFilter | null } {
@@ -90,7 +76,7 @@ export async function searchTab(db: Database, organizationId: string, f: q.TabFi
     // NPPES individuals carry no organization name: a provider search by organization reads only the own contacts.
     nppes: !(f.entityType === 1 && f.org),
   });
-  return { items: rows.map(searchEntry), total };
+  return { items: rows.map((row) => entryOf(row, row.source)), total };
 }
 
 // POST /api/directory/search: both tabs, each paged on its own; counts stop at 100 ("99+" in the dialog).
@@ -219,9 +205,7 @@ export async function searchTerm(deps: DirectoryDeps, caller: OrgCaller, term: s
       q.findContactsByAddress(deps.db, caller.organizationId, [address]),
     ]);
     return [
-      ...hosted.map((h) =>
-        searchEntry({ id: h.address, source: 'Hosted', npi: null, entity_type: 2, last_name: null, first_name: null, middle_name: null, organization_name: h.organizationName, clinic_name: null, phone_primary: null, fax: null, address_line1: null, city: null, state: null, zip: null, taxonomy: null, direct_address: h.address }),
-      ),
+      ...hosted.map(hostedEntry),
       ...contacts.map((c) => entryOf(c, 'Organization')),
       ...endpoints.map((e) => ({ ...entryOf(e.entry, 'NPPES'), directAddress: e.address })),
     ];

@@ -28,6 +28,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     // Reachable by users of a cancelled organization (profile, sign-out, organization change, subscription).
     cancelledOrganization?: boolean;
+    // A POST that only reads (a search, a list with a filter body): it leaves the session cache as it is.
+    readOnly?: boolean;
   }
 }
 
@@ -58,6 +60,13 @@ export interface OrgCaller {
 
 export const orgCaller = (request: FastifyRequest): OrgCaller => ({ session: auth(request), organizationId: currentOrganizationId(request), ip: request.ip });
 
+// Who calls a back-office route: a system administrator, whatever organization the session is in.
+export interface AdminCaller {
+  session: AuthContext;
+  ip?: string | undefined;
+}
+export const adminCaller = (request: FastifyRequest): AdminCaller => ({ session: auth(request), ip: request.ip });
+
 // Every authenticated request runs it: built once per database (and prepared once per PostgreSQL connection).
 const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();
 const sessionLookup = (db: Database) => {
@@ -72,6 +81,8 @@ const prepareSessionLookup = (db: Database) =>
       userDisabled: users.isDisabled,
       organizationId: sessions.organizationId,
       lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      idleTimeoutMinutes: sessions.idleTimeoutMinutes,
       orgEnabled: organizations.isEnabled,
       orgCancelledAt: organizations.cancelledAt,
       orgGracePeriodEndsAt: organizations.gracePeriodEndsAt,
@@ -93,8 +104,54 @@ const prepareSessionLookup = (db: Database) =>
     )
     .prepare('load_session');
 
-// Looks the session up on every request, so logout, a disabled user or a changed role apply at once.
-// The session ends idleTimeoutMinutes after its last request or at expiresAt, whichever comes first;
+type SessionRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['execute']>>[number];
+
+// A session looked up less than SESSION_CACHE_MS ago is not looked up again, so a burst of calls (a page loading,
+// a list refreshing, a search typed) costs one query. Every request that may change a session, a user, a role or
+// an organization (any call but a GET or a readOnly route) empties the cache before it answers, so sign-out or a
+// disabled user apply to this process's next request; another server process sees them within SESSION_CACHE_MS.
+// Expiry and the idle timeout are checked against the time of each request, cached or not.
+const SESSION_CACHE_MS = 2_000;
+const SESSION_CACHE_MAX = 10_000;
+class SessionCache {
+  readonly entries = new Map<string, { row: SessionRow; storedAt: number }>();
+  // A lookup that started before a clear does not store what it read.
+  generation = 0;
+  clear() {
+    this.generation++;
+    this.entries.clear();
+  }
+}
+const sessionCaches = new WeakMap<Database, SessionCache>();
+const sessionCache = (db: Database) => {
+  let cache = sessionCaches.get(db);
+  if (!cache) sessionCaches.set(db, (cache = new SessionCache()));
+  return cache;
+};
+
+/** Forgets every cached session of this database (after a change the request hooks do not see, as in tests). */
+export const clearSessionCache = (db: Database): void => sessionCache(db).clear();
+
+async function lookUpSession(db: Database, sessionId: string, userId: string, now: Date): Promise<SessionRow | undefined> {
+  const cache = sessionCache(db);
+  const key = `${sessionId}/${userId}`;
+  const cached = cache.entries.get(key);
+  let row = cached && performance.now() - cached.storedAt < SESSION_CACHE_MS ? cached.row : undefined;
+  if (!row) {
+    const generation = cache.generation;
+    [row] = await sessionLookup(db).execute({ sessionId, userId, at: now.toISOString() });
+    if (!row) return void cache.entries.delete(key);
+    if (generation === cache.generation) {
+      if (cache.entries.size >= SESSION_CACHE_MAX) cache.entries.clear();
+      cache.entries.set(key, { row, storedAt: performance.now() });
+    }
+  }
+  const idleSince = now.getTime() - row.idleTimeoutMinutes * 60_000;
+  return row.expiresAt > now && row.lastSeenAt.getTime() > idleSince ? row : undefined;
+}
+
+// Looks the session up (or takes it from the session cache), so logout, a disabled user or a changed role apply at
+// once. The session ends idleTimeoutMinutes after its last request or at expiresAt, whichever comes first;
 // touch (a request of the user's own, or a refresh) moves its last request to now.
 export async function loadSession(
   db: Database,
@@ -103,7 +160,7 @@ export async function loadSession(
   now: Date,
   options: { touch?: boolean } = {},
 ): Promise<AuthContext | null> {
-  const [row] = await sessionLookup(db).execute({ sessionId, userId, at: now.toISOString() });
+  const row = await lookUpSession(db, sessionId, userId, now);
   if (!row || row.userDisabled) return null;
   const roles = [...(row.systemRoles as Role[])];
   if (row.orgRole && row.orgEnabled) roles.push(row.orgRole);
@@ -113,6 +170,7 @@ export async function loadSession(
       .update(sessions)
       .set({ lastSeenAt: now })
       .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()}::timestamptz`));
+    row.lastSeenAt = new Date(now);
   }
   // The same rule as the profile's orgIsCancelled: cancelled, and no grace period running.
   const inGracePeriod = !!row.orgGracePeriodEndsAt && row.orgGracePeriodEndsAt > now;
@@ -135,6 +193,9 @@ function bearerToken(request: FastifyRequest): string | undefined {
 
 export function registerGuard(app: FastifyInstance, deps: { db: Database; signingKey: Uint8Array; now: () => Date }): void {
   app.decorateRequest('authContext', null);
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !request.routeOptions.config?.readOnly) clearSessionCache(deps.db);
+  });
   app.addHook('onRequest', async (request) => {
     const roles = request.routeOptions.config.roles;
     if (!roles || roles === 'public') return;

@@ -12,7 +12,11 @@ import { entryAffiliation, entryName, entryPlace } from './directory-text.ts';
 // Texts the spec does not word: before the first search, and a tab with no match.
 export const directoryTexts = {
   beforeSearch: 'Search by name, organization, city, state or zip to find a provider’s Direct address.',
-  empty: { providers: 'No providers match your search.', organizations: 'No organizations match your search.' },
+  // An empty result says what to try next: fewer fields, shorter prefixes, or an invitation.
+  empty: {
+    providers: 'No providers match your search. Try fewer fields or the first letters of a name, or invite the provider below.',
+    organizations: 'No organizations match your search. Try fewer fields or the first letters of the name, or invite the organization below.',
+  },
   loadMoreFailed: 'More results could not be loaded.',
 } as const;
 

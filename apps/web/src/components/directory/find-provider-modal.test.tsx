@@ -137,7 +137,7 @@ describe('Find Provider: the results', { timeout: 30_000 }, () => {
     open({ [SEARCH]: searchHandler([], [riverview]) });
     const box = await dialog();
     await user().type(within(box).getByRole('textbox', { name: 'Organization name' }), 'Riverview{Enter}');
-    expect(await within(box).findByText('No providers match your search.')).toBeTruthy();
+    expect(await within(box).findByText(/^No providers match your search\./)).toBeTruthy();
 
     await user().click(within(box).getByRole('tab', { name: /^Organizations/ }));
     const list = await within(box).findByRole('list', { name: 'Organizations' });

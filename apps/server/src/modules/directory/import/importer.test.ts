@@ -110,6 +110,9 @@ describe('importing NPPES files into the directory', () => {
     expect(await entry('1700889755')).toMatchObject({ taxonomy: '207W00000X', name_norm: 'azar filipov md pa' });
     expect(await entry('1962405910')).toMatchObject({ organization_name: 'ALABAMA CARDIOVASCULAR GROUP, P.C.', name_norm: 'alabama cardiovascular group p c', fax: '2059394997' });
     expect(await entry('1497758544')).toMatchObject({ clinic_name: 'CAPE FEAR VALLEY HOME HEALTH AND HOSPICE', fax: null, city: 'FAYETTEVILLE' });
+    // Other names typed 5 (other) are the clinic's name; 4 (a former legal business name) is not.
+    expect(await entry('1699778647')).toMatchObject({ clinic_name: 'LIFE CARE AT HOME' });
+    expect(await entry('1023011178')).toMatchObject({ organization_name: 'COLLABRIA CARE', clinic_name: null });
 
     // The same file again changes nothing.
     expect(await importDirectoryFiles(handle, [file])).toMatchObject({ inserted: 0, updated: 0, unchanged: 12, rejected: 0 });
@@ -183,6 +186,13 @@ describe('importing NPPES files into the directory', () => {
     const s = withCheckDigit('200000004');
     await importDirectoryFiles(handle, [writeEndpoints(path.join(dir, 'endpoint_pfile_202503.csv'), [direct(s, 'sato@direct.example.org'), direct(r, 'reed@direct.hillcrest.example.org')])]);
     await importDirectoryFiles(handle, [writeNpidata(path.join(dir, 'npidata_pfile_202503.csv'), [individual(s, 'SATO')])]);
+    expect(await entry(s)).toMatchObject({ direct_address: 'sato@direct.example.org' });
+
+    // An endpoint file without a DIRECT row would remove every address: the run stops and keeps them.
+    const fhirOnly = writeEndpoints(path.join(dir, 'endpoint_pfile_202504.csv'), [
+      { npi: s, type: 'FHIR', typeDescription: 'FHIR URL', endpoint: 'https://fhir.example.org/r4' },
+    ]);
+    await expect(importDirectoryFiles(handle, [fhirOnly])).rejects.toThrow('endpoint_pfile_202504.csv: no DIRECT endpoint rows; the stored Direct addresses are kept');
     expect(await entry(s)).toMatchObject({ direct_address: 'sato@direct.example.org' });
   });
 

@@ -162,7 +162,15 @@ export async function importDirectoryFiles(
         if (batch.length) await batches.add(() => flush(batch));
       }
       await batches.drain();
-      if (isLastEndpointFile) summary.endpoints = { ...endpointTotals, ...(await applyEndpoints(session)) };
+      if (isLastEndpointFile) {
+        // An endpoint file replaces every stored address: one without a single DIRECT row (truncated, or the wrong
+        // month's extract) would wipe them all, so it stops the run before anything is applied.
+        if (endpointTotals.direct === 0) {
+          const [stored] = await session.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM directory_endpoints) AS "any"');
+          if (stored?.any) throw new DirectoryImportError(`${file.name}: no DIRECT endpoint rows; the stored Direct addresses are kept and nothing was imported`);
+        }
+        summary.endpoints = { ...endpointTotals, ...(await applyEndpoints(session)) };
+      }
       summary.rows += rows;
       summary.files.push({ file: file.name, kind: file.layout.kind, rows, bytes: file.bytes });
       bytesBefore += file.bytes;

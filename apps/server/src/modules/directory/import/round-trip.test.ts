@@ -45,6 +45,7 @@ const provider = fc.record({
   middleName: name,
   organizationName: present,
   otherOrganizationName: name,
+  otherOrganizationNameType: fc.constantFrom('', '1', '2', '3', '4', '5'),
   practice: fc.option(address, { nil: undefined }),
   mailing: address,
   taxonomies,
@@ -73,7 +74,7 @@ describe('an NPPES row round-trips into its directory entry', () => {
           entityType: d.individual ? 1 : 2,
           ...(d.individual
             ? { lastName: d.lastName, firstName: d.firstName, middleName: d.middleName }
-            : { organizationName: d.organizationName, otherOrganizationName: d.otherOrganizationName }),
+            : { organizationName: d.organizationName, otherOrganizationName: d.otherOrganizationName, otherOrganizationNameType: d.otherOrganizationNameType }),
           practice: d.practice ?? emptyAddress,
           mailing: d.mailing,
           taxonomies: d.taxonomies,
@@ -97,7 +98,7 @@ describe('an NPPES row round-trips into its directory entry', () => {
             first_name: individual ? kept(p.firstName) : null,
             middle_name: individual ? kept(p.middleName) : null,
             organization_name: individual ? null : kept(p.organizationName),
-            clinic_name: individual ? null : kept(p.otherOrganizationName),
+            clinic_name: individual || !['3', '5'].includes(p.otherOrganizationNameType ?? '') ? null : kept(p.otherOrganizationName),
             address_line1: kept(location.line1),
             city: kept(location.city),
             state: location.state,

@@ -54,6 +54,7 @@ const npidataColumns = {
   firstName: 'Provider First Name',
   middleName: 'Provider Middle Name',
   otherOrganizationName: 'Provider Other Organization Name',
+  otherOrganizationNameType: 'Provider Other Organization Name Type Code',
   mailingLine1: 'Provider First Line Business Mailing Address',
   mailingCity: 'Provider Business Mailing Address City Name',
   mailingState: 'Provider Business Mailing Address State Name',
@@ -191,7 +192,7 @@ export function mapNpidataRow(record: string[], line: number, layout: NpidataLay
     firstName,
     middleName,
     organizationName,
-    clinicName: entityType === 2 ? clean(record[at.otherOrganizationName]) : null,
+    clinicName: entityType === 2 ? clinicName(record, layout) : null,
     phonePrimary: digits(record[at[`${pick}Phone`]]),
     fax: digits(record[at[`${pick}Fax`]]),
     addressLine1: clean(record[at[`${pick}Line1`]]),
@@ -232,6 +233,13 @@ function noData(line: number, npi: string, active: boolean): EntryRow {
     orgNorm: null,
     cityNorm: null,
   };
+}
+
+// The name a clinic goes by: the other organization name when NPPES types it 3 (doing business as) or 5 (other
+// name); 4 is a former legal business name, which no one would look for today.
+function clinicName(record: string[], { at }: NpidataLayout): string | null {
+  const type = clean(record[at.otherOrganizationNameType]);
+  return type === '3' || type === '5' ? clean(record[at.otherOrganizationName]) : null;
 }
 
 /** The taxonomy whose primary switch is Y, else the first one given. */
