@@ -1,4 +1,4 @@
-import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const audit = {
   createdBy: uuid(),
@@ -21,7 +21,8 @@ export interface OrganizationSettingsColumn {
   nonPatientExport?: boolean;
 }
 
-// The Organization fields of back-office-a §3 that sessions need; the back-office issue adds the rest.
+// The Organization entity of back-office-a §3. References to brands, types, specialties, plans, resellers and HISPs
+// are plain columns checked by the service (their tables import this one).
 export const organizations = pgTable('organizations', {
   id: uuid().primaryKey().defaultRandom(),
   name: text().notNull(),
@@ -42,5 +43,33 @@ export const organizations = pgTable('organizations', {
   resellerId: uuid(),
   brandId: text(),
   settings: jsonb().$type<OrganizationSettingsColumn>().notNull().default({}),
+  // The number shown as "Id" in the back office (orgId); the uuid stays the key every call uses.
+  orgId: integer().generatedByDefaultAsIdentity().notNull().unique(),
+  organizationTypeId: integer(),
+  organizationSpecialtyId: integer(),
+  tierCode: text(),
+  allowedPurposeOfUseCodes: text().array().notNull().default([]),
+  organizationNpi: text(),
+  organizationEmr: text(),
+  hispProviderId: integer(),
+  addressStreet: text(),
+  addressUnit: text(),
+  addressCity: text(),
+  addressState: text(),
+  addressZip: text(),
+  addressCountry: text().notNull().default('US'),
+  primaryPhone: text(),
+  primaryFax: text(),
+  phone: text(),
+  primaryContactFirstName: text(),
+  primaryContactLastName: text(),
+  primaryContactEmail: text(),
+  primaryContactTitle: text(),
+  primaryContactNpi: text(),
+  homeCommunityId: text(),
+  preferredGroupName: text(),
+  apiCapture: boolean().notNull().default(false),
+  // How many service accounts the organization may have.
+  serviceAccountLimit: integer().notNull().default(1),
   ...audit,
 });
