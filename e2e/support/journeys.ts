@@ -92,8 +92,8 @@ export async function fillAttachDialog(page: Page, file: string): Promise<Locato
 }
 
 // A new Release referral for the demo patient Maria Alvarez with ud-sample.pdf attached, from
-// Lakeside's Direct address, ready to send.
-export async function composeReferral(page: Page, to: string[], subject: string) {
+// Lakeside's Direct address unless told otherwise, ready to send.
+export async function composeReferral(page: Page, to: string[], subject: string, from = 'intake@lakeside.direct.example.org') {
   await page.goto('/release');
   await expectHeading(page, 'Release');
   await page.getByRole('link', { name: 'New message' }).click();
@@ -103,7 +103,7 @@ export async function composeReferral(page: Page, to: string[], subject: string)
     await toInput.fill(address);
     await toInput.press('Enter');
   }
-  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  await choose(page, 'From', from);
   await choose(page, 'Release type', 'Referral');
   await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
   await page.getByRole('textbox', { name: 'Body', exact: true }).fill('Please see Ms. Alvarez for palpitations. Notes attached.');

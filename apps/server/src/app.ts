@@ -22,6 +22,7 @@ import { AppError, registerErrorHandling, serializeError } from './platform/erro
 import { responseSerializerCompiler, type App, type RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { adminUsersRoutes } from './modules/admin-users/routes.ts';
 import { attachmentsRoutes } from './modules/attachments/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { conversationsRoutes } from './modules/conversations/routes.ts';
@@ -37,6 +38,17 @@ import { sessionRoutes } from './modules/session/routes.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
 import { directoryRoutes } from './modules/directory/routes.ts';
 import { networksRoutes } from './modules/networks/routes.ts';
+import { carequalityRoutes } from './modules/carequality/routes.ts';
+import { documentSourcesRoutes } from './modules/document-sources/routes.ts';
+import { faxAccountsRoutes } from './modules/fax-accounts/routes.ts';
+import { sandboxFaxAccountProvider } from './modules/fax-accounts/provider.ts';
+import { serviceAccountsRoutes } from './modules/service-accounts/routes.ts';
+import { partnersRoutes } from './modules/partners/routes.ts';
+import { resellersRoutes } from './modules/resellers/routes.ts';
+import { brandsRoutes } from './modules/brands/routes.ts';
+import { contactsRoutes } from './modules/contacts/routes.ts';
+import { sandboxCustomerMessaging } from './modules/organizations/customer-messaging.ts';
+import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
@@ -152,7 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliveryRoutes(app, { db, now, faxProvider: config.faxProvider });
   intakeRoutes(app, { db, now });
   usersRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl });
-  attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
+  const blobs = createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey });
+  attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs });
   extractionRoutes(app, { db, now });
   organizationSettingsRoutes(app, { db });
   deliverySummaryRoutes(app, { db, now });
@@ -162,6 +175,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   directoryRoutes(app, { db, now });
   referenceDataRoutes(app, { db, now });
   networksRoutes(app, { db });
+  documentSourcesRoutes(app, { db });
+  faxAccountsRoutes(app, { db, now, provider: sandboxFaxAccountProvider });
+  serviceAccountsRoutes(app, { db });
+  carequalityRoutes(app, { db, now });
+  adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
+  partnersRoutes(app, { db, now, blobs });
+  resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
+  brandsRoutes(app, { db });
+  contactsRoutes(app, { db });
+  organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging: sandboxCustomerMessaging() });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo, seedDemoFeatures } from './db/seed/demo.ts';
 import { seedDemoDirectory } from './db/seed/demo-directory.ts';
+import { seedReferenceData } from './db/seed/reference.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
@@ -21,6 +22,7 @@ async function main() {
   const config = loadConfig();
   const handle = await openDatabase(config);
   await handle.migrate();
+  await seedReferenceData(handle.db);
   const seedNow = handle.kind === 'pglite' && config.env !== 'production' && !(await isSeeded(handle.db));
   const now = () => new Date();
   if (seedNow) {

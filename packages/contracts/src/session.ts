@@ -59,6 +59,8 @@ export const featureNames = [
   'AutomatedCarePlans',
   'WestFaxInterface',
   'UseOptimizedIntake',
+  // Back office: the organizations list's API column and API capture action (back-office-a §2).
+  'apiCaptureEnabled',
 ] as const;
 export const featuresResponse = z.object({ enabled: z.array(text()) });
 export type FeaturesResponse = z.infer<typeof featuresResponse>;

@@ -39,7 +39,8 @@ export function selfSignedCertificate(name = 'localhost', ip = '127.0.0.1'): Tes
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const ecdsaWithSha256 = sequence(oid('1.2.840.10045.4.3.2'));
   const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f; // a positive INTEGER
+  // A positive INTEGER in minimal DER: a leading 0x00 byte would be illegal padding (a 1-in-256 flaky failure).
+  serial[0] = (serial[0]! & 0x7f) | 0x40;
   const now = Date.now();
   const subjectAltName = sequence(tlv(0x82, Buffer.from(name, 'ascii')), tlv(0x87, Buffer.from(ip.split('.').map(Number))));
   const tbs = sequence(

@@ -1,5 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
+import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import type { Database } from '../db/client.ts';
 import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
@@ -54,12 +55,12 @@ export interface InboundCopy {
   attachments: InboundAttachment[];
 }
 
-// The organization on this installation that owns a Direct address or fax number, if any.
+// The organization on this installation that owns a Direct address or fax number in service (activated), if any.
 export async function findHostedAddress(db: Database, type: 'Direct' | 'Fax', fullAddress: string) {
   const [row] = await db
     .select({ id: documentSources.id, organizationId: documentSources.organizationId })
     .from(documentSources)
-    .where(and(eq(documentSources.type, type), eq(documentSources.fullAddress, fullAddress)));
+    .where(and(eq(documentSources.type, type), eq(documentSources.fullAddress, fullAddress), inArray(documentSources.status, [...IN_SERVICE_STATUSES])));
   return row;
 }
 

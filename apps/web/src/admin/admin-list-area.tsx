@@ -8,7 +8,7 @@ import { usePageTitle } from '../app/page-title.ts';
 import { ConfirmModal } from '../components/confirm-modal.tsx';
 import { EntityModal } from '../components/entity-modal.tsx';
 import { ListPage, type ListColumn } from '../components/list-page.tsx';
-import { useListState, type ListState } from '../components/list-state.ts';
+import { useListState, type ListState, type ListStatePatch } from '../components/list-state.ts';
 
 // One back-office list area (issue 11): a ListPage of rows with Edit and Delete per row, an Add button, the
 // EntityModal for both, and the ConfirmModal for deletes. An area describes its columns, how to fetch a page, its
@@ -25,23 +25,41 @@ export interface AdminListAreaProps<Row extends { id: string | number }, Values 
   fetchPage: (state: ListState, signal: AbortSignal) => Promise<{ items: Row[]; totalCount: number }>;
   /** Filters beside the search box; their values go in the query key. */
   filters?: { key: unknown; controls: ReactNode };
-  form: {
+  /** The EntityModal's form; absent when the area edits on a page of its own (see onAdd and onEdit). */
+  form?: {
     schema: z.ZodType<Values>;
     blank: Values;
     valuesOf: (row: Row) => Values;
-    fields: (form: UseFormReturnType<Values>) => ReactNode;
+    /** The fields, given the row being edited (null when adding), e.g. to show its stored logo. */
+    fields: (form: UseFormReturnType<Values>, row: Row | null) => ReactNode;
   };
-  create: (values: Values) => Promise<unknown>;
-  update: (row: Row, values: Values) => Promise<unknown>;
-  remove: (row: Row) => Promise<unknown>;
+  create?: (values: Values) => Promise<unknown>;
+  update?: (row: Row, values: Values) => Promise<unknown>;
+  /** Add and Edit open an edit page instead of the modal (an entity with tabs, as organizations). */
+  onAdd?: () => void;
+  onEdit?: (row: Row) => void;
+  /** More header buttons, after Add. */
+  headerActions?: ReactNode;
+  /** Absent: the rows have no Delete (users are disabled, never deleted). */
+  remove?: (row: Row) => Promise<unknown>;
+  /** The list state a bare URL means, e.g. the default sort column. */
+  listDefaults?: ListStatePatch;
   /** How a row is named in its buttons' labels and the delete prompt. */
   rowName: (row: Row) => string;
   messages: { saved: string; deleted: string };
   emptyText?: string;
   /** More buttons of a row, before Edit and Delete. */
   rowActions?: (row: Row) => ReactNode;
+  /** The actions column's width when rowActions holds several buttons. */
+  actionsWidth?: number;
   /** The delete prompt; "Delete {name}? This cannot be undone." by default. */
   deletePrompt?: (shortName: string) => string;
+  /** The delete prompt's buttons; Cancel and Delete by default (partners: No and Yes). */
+  deleteLabels?: { cancel: string; confirm: string };
+  /** A list inside a page (a tab of an edit page): it leaves the page's title alone and heads a section. */
+  embedded?: boolean;
+  /** Whether a row offers Edit and Delete (all rows by default); its rowActions show either way. */
+  rowEditable?: (row: Row) => boolean;
 }
 
 type Editing<Row> = { row: Row | null } | null;
@@ -52,8 +70,8 @@ const promptName = (name: string) => (name.length > PROMPT_NAME_MAX ? `${name.sl
 
 export function AdminListArea<Row extends { id: string | number }, Values extends object>(props: AdminListAreaProps<Row, Values>) {
   const { title, entityName, queryKey, columns, fetchPage, filters, form, rowName, messages } = props;
-  usePageTitle(title);
-  const [state, setState] = useListState();
+  usePageTitle(props.embedded ? null : title);
+  const [state, setState] = useListState(props.listDefaults);
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: [...queryKey, 'list', state, filters?.key ?? null],
@@ -63,25 +81,29 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
   const [editing, setEditing] = useState<Editing<Row>>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey });
-  const remove = useMutation({ mutationFn: props.remove, onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (row: Row) => props.remove?.(row) ?? Promise.resolve(), onSuccess: refresh });
 
   const actions: ListColumn<Row> = {
     key: 'actions',
     header: 'Actions',
-    width: props.rowActions ? 150 : 110,
+    width: props.actionsWidth ?? (props.rowActions ? 150 : 110),
     render: (row) => (
       <Group gap={4} wrap="nowrap">
         {props.rowActions?.(row)}
-        <Tooltip label="Edit" withArrow>
-          <ActionIcon variant="subtle" aria-label={`Edit ${rowName(row)}`} onClick={() => setEditing({ row })}>
-            <PencilIcon />
-          </ActionIcon>
-        </Tooltip>
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${rowName(row)}`} onClick={() => setDeleting(row)}>
-            <TrashIcon />
-          </ActionIcon>
-        </Tooltip>
+        {props.rowEditable?.(row) !== false && (
+          <Tooltip label="Edit" withArrow>
+            <ActionIcon variant="subtle" aria-label={`Edit ${rowName(row)}`} onClick={() => (props.onEdit ? props.onEdit(row) : setEditing({ row }))}>
+              <PencilIcon />
+            </ActionIcon>
+          </Tooltip>
+        )}
+        {props.remove && props.rowEditable?.(row) !== false && (
+          <Tooltip label="Delete" withArrow>
+            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${rowName(row)}`} onClick={() => setDeleting(row)}>
+              <TrashIcon />
+            </ActionIcon>
+          </Tooltip>
+        )}
       </Group>
     ),
   };
@@ -91,34 +113,43 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
     <>
       <ListPage
         title={title}
+        titleOrder={props.embedded ? 3 : 1}
         columns={[...columns, actions]}
         query={{ items: list.data?.items, totalCount: list.data?.totalCount, isLoading: list.isLoading, error: list.error }}
         state={state}
         onStateChange={setState}
         toolbar={filters?.controls}
         emptyText={props.emptyText}
-        actions={<Button onClick={() => setEditing({ row: null })}>{`Add ${entityName}`}</Button>}
+        actions={
+          <Group gap="xs">
+            <Button onClick={() => (props.onAdd ? props.onAdd() : setEditing({ row: null }))}>{`Add ${entityName}`}</Button>
+            {props.headerActions}
+          </Group>
+        }
       />
-      <EntityModal<Values>
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        entityName={entityName}
-        entity={row ? { ...form.valuesOf(row), id: row.id } : form.blank}
-        schema={form.schema}
-        successMessage={messages.saved}
-        onSubmit={async (values) => {
-          await (row ? props.update(row, values) : props.create(values));
-          await refresh();
-        }}
-      >
-        {form.fields}
-      </EntityModal>
+      {form && (
+        <EntityModal<Values>
+          opened={editing !== null}
+          onClose={() => setEditing(null)}
+          entityName={entityName}
+          entity={row ? { ...form.valuesOf(row), id: row.id } : form.blank}
+          schema={form.schema}
+          successMessage={messages.saved}
+          onSubmit={async (values) => {
+            await (row ? props.update?.(row, values) : props.create?.(values));
+            await refresh();
+          }}
+        >
+          {(entityForm) => form.fields(entityForm, row)}
+        </EntityModal>
+      )}
       <ConfirmModal
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
         title={`Delete ${entityName}`}
         message={deleting && (props.deletePrompt ?? ((name: string) => `Delete ${name}? This cannot be undone.`))(promptName(rowName(deleting)))}
-        confirmLabel="Delete"
+        confirmLabel={props.deleteLabels?.confirm ?? 'Delete'}
+        cancelLabel={props.deleteLabels?.cancel}
         danger
         successMessage={messages.deleted}
         onConfirm={() => deleting && remove.mutateAsync(deleting)}

@@ -14,12 +14,6 @@ const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting
 
 // Later issues replace the generic page of their route with the real screen in app/router.tsx.
 export const adminRoutes: readonly AdminRoute[] = [
-  { path: '/admin/organizations', title: 'Organizations', roles: SYS_ADMIN, summary: 'Organizations will be listed here with their network, subdomain, reseller, tier, activation status, login ability and login type.' },
-  { path: '/admin/organizations/add', title: 'Add organization', roles: SYS_ADMIN, summary: 'The form to add an organization (details and contact) will appear here.' },
-  { path: '/admin/organizations/:id', title: 'Organization', roles: SYS_ADMIN, summary: 'The organization’s details, contact, fax, Direct, settings and other tabs will appear here.' },
-  { path: '/admin/partners', title: 'Partners', roles: SYS_ADMIN, summary: 'Partners will be listed here, with search, sorting and paging, and actions to create, edit and delete them.' },
-  { path: '/admin/resellers', title: 'Resellers', roles: SYS_ADMIN, summary: 'Resellers will be listed here with their type, full URL and affiliate URL tag.' },
-  { path: '/admin/users', title: 'Users', roles: SYS_ADMIN, summary: 'Users will be listed here with their organizations, ID proof status and whether they are enabled.' },
   { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
   { path: '/admin/utils', title: 'Utilities', roles: SYS_ADMIN, summary: 'Message ID and workflow ID lookups and object ID decoding will appear here.' },
   { path: '/admin/workflows', title: 'Workflows', roles: SYS_ADMIN, summary: 'Bulk workflow retry (workflow type, retry-at step and workflow IDs) will appear here.' },

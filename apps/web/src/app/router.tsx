@@ -60,6 +60,12 @@ const AdminAreaPage = lazyPage(() => import('../admin/admin-area-page.tsx').then
 const NetworksPage = lazyPage(() => import('../admin/networks/networks-page.tsx').then((m) => m.NetworksPage));
 const ReservedWordsPage = lazyPage(() => import('../admin/reference-data/reserved-words-page.tsx').then((m) => m.ReservedWordsPage));
 const SpecialtiesPage = lazyPage(() => import('../admin/reference-data/specialties-page.tsx').then((m) => m.SpecialtiesPage));
+const PartnersPage = lazyPage(() => import('../admin/partners/partners-page.tsx').then((m) => m.PartnersPage));
+const ResellersPage = lazyPage(() => import('../admin/resellers/resellers-page.tsx').then((m) => m.ResellersPage));
+const OrganizationsPage = lazyPage(() => import('../admin/organizations/organizations-page.tsx').then((m) => m.OrganizationsPage));
+const OrganizationEditPage = lazyPage(() => import('../admin/organizations/organization-edit-page.tsx').then((m) => m.OrganizationEditPage));
+const UsersPage = lazyPage(() => import('../admin/users/users-page.tsx').then((m) => m.UsersPage));
+const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
 const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
 const RegisterPage = lazyPage(() => import('../features/account/register-page.tsx').then((m) => m.RegisterPage));
@@ -84,6 +90,8 @@ export const appRoutes: RouteObject[] = [
       { path: '/account/login/:connection', handle: SsoLoginPage.handle, element: <SsoLoginPage /> },
       { path: '/account/logout', element: <LogoutPage /> },
       { path: '/account/register', handle: RegisterPage.handle, element: <RegisterPage /> },
+      // The account-creation and password-reset mails link here (admin-users, not in the spec).
+      { path: '/account/password', handle: SetPasswordPage.handle, element: <SetPasswordPage /> },
       // Reseller registration links (back-office-a: "/register/" + the reseller's path) land on the same page.
       { path: '/register/*', handle: RegisterPage.handle, element: <RegisterPage /> },
       { path: '/unauthorized', element: <UnauthorizedPage /> },
@@ -146,6 +154,12 @@ export const appRoutes: RouteObject[] = [
               // Reserved words and specialties have no route in the spec ("route not shown"): named like the others.
               { path: 'admin/reservedwords', handle: ReservedWordsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><ReservedWordsPage /></RequireRoles> },
               { path: 'admin/specialties', handle: SpecialtiesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><SpecialtiesPage /></RequireRoles> },
+              { path: 'admin/partners', handle: PartnersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><PartnersPage /></RequireRoles> },
+              { path: 'admin/resellers', handle: ResellersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><ResellersPage /></RequireRoles> },
+              { path: 'admin/organizations', handle: OrganizationsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><OrganizationsPage /></RequireRoles> },
+              { path: 'admin/organizations/add', handle: OrganizationEditPage.handle, element: <RequireRoles roles={SYS_ADMIN}><OrganizationEditPage /></RequireRoles> },
+              { path: 'admin/organizations/:id', handle: OrganizationEditPage.handle, element: <RequireRoles roles={SYS_ADMIN}><OrganizationEditPage /></RequireRoles> },
+              { path: 'admin/users', handle: UsersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><UsersPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

@@ -51,6 +51,8 @@ export interface ListPageProps<Row> {
   emptyText?: string;
   /** Fixed table layout: the table takes the page's width and cells cut their text instead of widening it. */
   fixedLayout?: boolean;
+  /** The heading level of the title: 1 for a page, lower for a list inside a page (a tab of an edit page). */
+  titleOrder?: 1 | 2 | 3 | 4;
 }
 
 const defaultRowKey = (row: unknown) => (row as { id: string | number }).id;
@@ -75,6 +77,7 @@ export function ListPage<Row>({
   dateRange,
   emptyText,
   fixedLayout = false,
+  titleOrder = 1,
 }: ListPageProps<Row>) {
   const items = query.items ?? [];
   const totalCount = query.totalCount ?? 0;
@@ -99,7 +102,7 @@ export function ListPage<Row>({
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1}>{title}</Title>
+        <Title order={titleOrder}>{title}</Title>
         {actions && <Group gap="xs">{actions}</Group>}
       </Group>
       <Group align="flex-end">

@@ -41,6 +41,22 @@ CREATE TABLE "document_source_providers" (
 	"type" text NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "fax_accounts" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"organization_id" uuid NOT NULL,
+	"provider" text NOT NULL,
+	"account_type" text,
+	"group_name" text,
+	"username" text,
+	"numbers" text[] DEFAULT '{}' NOT NULL,
+	"synced_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"modified_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "fax_accounts_groupName_unique" UNIQUE("group_name"),
+	CONSTRAINT "fax_accounts_username_unique" UNIQUE("username"),
+	CONSTRAINT "fax_accounts_organization_provider_unique" UNIQUE("organization_id","provider")
+);
+--> statement-breakpoint
 CREATE TABLE "organization_types" (
 	"id" integer PRIMARY KEY NOT NULL,
 	"name" text NOT NULL,
@@ -130,8 +146,10 @@ ALTER TABLE "organizations" ADD COLUMN "home_community_id" text;--> statement-br
 ALTER TABLE "organizations" ADD COLUMN "preferred_group_name" text;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "api_capture" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "service_account_limit" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "id_proof_blob_id" uuid;--> statement-breakpoint
 ALTER TABLE "alternate_oids" ADD CONSTRAINT "alternate_oids_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "carequality_directory_entries" ADD CONSTRAINT "carequality_directory_entries_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "fax_accounts" ADD CONSTRAINT "fax_accounts_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "service_accounts" ADD CONSTRAINT "service_accounts_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "organizations" ADD CONSTRAINT "organizations_orgId_unique" UNIQUE("org_id");--> statement-breakpoint
 -- Reference data every installation starts with (added by hand). One brand; the organization types and plans the

@@ -1,4 +1,4 @@
-import { boolean, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, smallint, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { auditColumns, organizations } from './organizations.ts';
 
 // Reference data and back-office entities of back-office-a §3 that organizations point to.
@@ -107,3 +107,22 @@ export const carequalityDirectoryEntries = pgTable('carequality_directory_entrie
   syncedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+// An organization's account with a fax provider (back-office-a §2 "Fax accounts"), one per provider: eFax (a sub group
+// of the provider's group or the customer's own, by groupName) or WestFax (a sub account, by username, with numbers).
+export const faxAccounts = pgTable(
+  'fax_accounts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    organizationId: uuid().notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    provider: text({ enum: ['eFax', 'WestFax'] }).notNull(),
+    accountType: text({ enum: ['Kno2EFaxAccount', 'EFaxAccount'] }),
+    groupName: text().unique(),
+    username: text().unique(),
+    numbers: text().array().notNull().default([]),
+    syncedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique('fax_accounts_organization_provider_unique').on(t.organizationId, t.provider)],
+);

@@ -19,6 +19,8 @@ export interface OrganizationSettingsColumn {
   exportDirectoryType?: string | null;
   exportVisitDirectory?: boolean;
   nonPatientExport?: boolean;
+  // Plan restriction (back-office settings tab): the organization is held to its plan's limits.
+  planRestricted?: boolean;
 }
 
 // The Organization entity of back-office-a §3. References to brands, types, specialties, plans, resellers and HISPs

@@ -16,6 +16,8 @@ export const users = pgTable('users', {
   idProofStatus: text(),
   idProofed: boolean().notNull().default(false),
   idProofFileName: text(),
+  // The uploaded identification's blob (blob store); idProofFileName is the name it was uploaded under.
+  idProofBlobId: uuid(),
   twoFactorEnabled: boolean().notNull().default(false),
   // Base32 TOTP secret; enrolment arrives with the account-security issue.
   twoFactorSecret: text(),

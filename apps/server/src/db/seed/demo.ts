@@ -3,14 +3,34 @@ import type { Database } from '../client.ts';
 import { documentSources } from '../schema/document-sources.ts';
 import { featureToggles, organizationFeatures } from '../schema/features.ts';
 import { userDocumentSources } from '../schema/intake.ts';
-import { documentTypes, releaseTypes } from '../schema/messages.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
 import { organizations } from '../schema/organizations.ts';
-import { jobFunctions, memberships, userPreferences, userSystemRoles, users } from '../schema/users.ts';
+import { organizationSpecialties } from '../schema/reference-data.ts';
+import { memberships, userPreferences, userSystemRoles, users } from '../schema/users.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
-import { featureNames } from '@clinicrelay/contracts/session.ts';
+import { seedReferenceData } from './reference.ts';
 
 type OrgSeed = Omit<typeof organizations.$inferInsert, 'id'>;
+
+// What every demo organization needs to open cleanly in the back office's edit page (back-office-a §5).
+const demoProfile = (o: { street: string; city: string; zip: string; phone: string; npi: string; contact: [string, string, string] }): Partial<OrgSeed> => ({
+  brandId: 'clinicrelay',
+  organizationTypeId: 1,
+  hispProviderId: 1,
+  addressStreet: o.street,
+  addressCity: o.city,
+  addressState: 'OR',
+  addressZip: o.zip,
+  addressCountry: 'US',
+  primaryPhone: o.phone,
+  organizationNpi: o.npi,
+  primaryContactFirstName: o.contact[0],
+  primaryContactLastName: o.contact[1],
+  primaryContactEmail: o.contact[2],
+});
+const profileColumns = ['organizationTypeId', 'addressStreet', 'addressCity', 'addressState', 'addressZip', 'primaryPhone', 'organizationNpi', 'primaryContactFirstName', 'primaryContactLastName', 'primaryContactEmail'] as const;
+// The specialty each demo organization has, by name (the reference-data migration numbers them).
+const demoSpecialties: Record<string, string> = { lakeside: 'Family Medicine', riverview: 'Cardiology', hillcrest: 'Pediatrics', oakwood: 'Family Medicine' };
 interface UserSeed {
   userName: string;
   firstName: string;
@@ -24,13 +44,13 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 // The demo world of the foundation issue §9; later issues add their own parts (document sources, messages).
 const demoOrganizations: Record<string, OrgSeed> = {
   // Lakeside exports into a folder per patient and visit, so its Intake visit fields are editable.
-  lakeside: { name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional', settings: { deliverySummaryEnableDownload: true, exportMode: 'Export', exportOption: 'PatientFolder', exportVisitDirectory: true } },
+  lakeside: { ...demoProfile({ street: '100 Lakeshore Drive', city: 'Portland', zip: '97201', phone: '5035550100', npi: '1234567893', contact: ['Laura', 'Lake', 'admin@lakeside.example.org'] }), name: 'Lakeside Family Medicine', subdomain: 'lakeside', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(200), isIdProofed: true, idProofedAttemptDate: daysAgo(200), planId: 'professional', settings: { deliverySummaryEnableDownload: true, exportMode: 'Export', exportOption: 'PatientFolder', exportVisitDirectory: true } },
   // Riverview suppresses the fax cover page, so its fax defaults differ visibly from Lakeside's; it exports
   // into one folder (visit fields disabled). No demo organization is in print export mode: the Intake e2e
   // journey has Riverview's user set a document type, which print mode forbids (component tests cover it).
-  riverview: { name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional', settings: { deliverySummaryEnableDownload: true, suppressCoverPage: true, exportMode: 'Export', exportOption: 'SingleFolder' } },
-  hillcrest: { name: 'Hillcrest Pediatrics', subdomain: 'hillcrest', isActivated: false, isAcceptedEula: false, isIdProofed: false, planId: 'professional' },
-  oakwood: { name: 'Oakwood Clinic', subdomain: 'oakwood', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(400), isIdProofed: true, idProofedAttemptDate: daysAgo(400), cancelledAt: daysAgo(20), subscriptionReference: 'SUB-OAKWOOD-2025-0042', planId: 'professional' },
+  riverview: { ...demoProfile({ street: '200 River Road', city: 'Salem', zip: '97301', phone: '5035550200', npi: '1447000005', contact: ['Rachel', 'Rivers', 'admin@riverview.example.org'] }), name: 'Riverview Cardiology', subdomain: 'riverview', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(150), isIdProofed: true, idProofedAttemptDate: daysAgo(150), planId: 'professional', settings: { deliverySummaryEnableDownload: true, suppressCoverPage: true, exportMode: 'Export', exportOption: 'SingleFolder' } },
+  hillcrest: { ...demoProfile({ street: '300 Hillcrest Avenue', city: 'Eugene', zip: '97401', phone: '5415550300', npi: '1320000007', contact: ['Hannah', 'Hill', 'admin@hillcrest.example.org'] }), name: 'Hillcrest Pediatrics', subdomain: 'hillcrest', isActivated: false, isAcceptedEula: false, isIdProofed: false, planId: 'professional' },
+  oakwood: { ...demoProfile({ street: '400 Oak Street', city: 'Bend', zip: '97701', phone: '5415550400', npi: '1555000003', contact: ['Olivia', 'Oak', 'admin@oakwood.example.org'] }), name: 'Oakwood Clinic', subdomain: 'oakwood', isActivated: true, isAcceptedEula: true, eulaAcceptedAt: daysAgo(400), isIdProofed: true, idProofedAttemptDate: daysAgo(400), cancelledAt: daysAgo(20), subscriptionReference: 'SUB-OAKWOOD-2025-0042', planId: 'professional' },
 };
 
 export const demoUsers: UserSeed[] = [
@@ -64,29 +84,8 @@ const demoAssignments: { userName: string; org: string; fullAddress: string }[] 
   { userName: 'multi@example.org', org: 'lakeside', fullAddress: '5035550101' },
 ];
 
-// System release types (no organization) offered to every organization.
-const systemReleaseTypes: { name: string; sendType: 'Direct' | 'Fax' | 'Any'; classificationCode: string }[] = [
-  { name: 'Referral', sendType: 'Any', classificationCode: 'REFERRAL' },
-  { name: 'Consultation report', sendType: 'Any', classificationCode: 'CONSULT' },
-  { name: 'Records request response', sendType: 'Any', classificationCode: 'RECORDS_REQUEST' },
-  { name: 'Lab results', sendType: 'Any', classificationCode: 'RESULTS' },
-  { name: 'Transition of care', sendType: 'Direct', classificationCode: 'CARE_TRANSITION' },
-];
 
-// System document types with the LOINC code a CDA of that type carries.
-const systemDocumentTypes: { name: string; loincCode: string }[] = [
-  { name: 'Referral Letter', loincCode: '57133-1' },
-  { name: 'Consultation Note', loincCode: '11488-4' },
-  { name: 'Discharge Summary', loincCode: '18842-5' },
-  { name: 'History and Physical', loincCode: '34117-2' },
-  { name: 'Laboratory Report', loincCode: '11502-2' },
-  { name: 'Progress Note', loincCode: '11506-3' },
-  { name: 'Imaging Report', loincCode: '18748-4' },
-  { name: 'Medication List', loincCode: '10160-0' },
-  { name: 'Other', loincCode: '34133-9' },
-];
 
-const demoJobFunctions = ['Physician', 'Nurse', 'Medical Assistant', 'Front Desk', 'Health Information Management', 'Practice Manager', 'Other'];
 
 export async function isSeeded(db: Database): Promise<boolean> {
   const rows = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, 'lakeside'));
@@ -110,21 +109,17 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
   if (opts.env === 'production') throw new Error('The demo world is not seeded in production mode.');
   const passwordHash = await hashPassword(opts.demoPassword);
   await db.transaction(async (tx) => {
-    await tx.insert(jobFunctions).values(demoJobFunctions.map((name, i) => ({ id: i + 1, name }))).onConflictDoNothing();
-    await tx.insert(featureToggles).values(featureNames.map((name) => ({ name, description: featureDescriptions[name], isEnabled: false }))).onConflictDoNothing();
-    for (const rt of systemReleaseTypes) {
-      const exists = await tx.select({ id: releaseTypes.id }).from(releaseTypes).where(and(isNull(releaseTypes.organizationId), eq(releaseTypes.name, rt.name)));
-      if (exists.length === 0) await tx.insert(releaseTypes).values(rt);
-    }
-    for (const dt of systemDocumentTypes) {
-      const exists = await tx.select({ id: documentTypes.id }).from(documentTypes).where(and(isNull(documentTypes.organizationId), eq(documentTypes.name, dt.name)));
-      if (exists.length === 0) await tx.insert(documentTypes).values({ ...dt, source: 'System' });
-    }
+    await seedReferenceData(tx);
     const orgIds: Record<string, string> = {};
     for (const [key, org] of Object.entries(demoOrganizations)) {
       await tx.insert(organizations).values(org).onConflictDoNothing({ target: organizations.subdomain });
       const [row] = await tx.select({ id: organizations.id, settings: organizations.settings }).from(organizations).where(eq(organizations.subdomain, org.subdomain));
       orgIds[key] = row!.id;
+      // A demo database seeded before the back office gets the details its edit page needs; edited ones stay.
+      const [specialty] = await tx.select({ id: organizationSpecialties.id }).from(organizationSpecialties).where(eq(organizationSpecialties.name, demoSpecialties[key]!));
+      await tx.update(organizations).set({ organizationSpecialtyId: specialty?.id ?? null }).where(and(eq(organizations.id, row!.id), isNull(organizations.organizationSpecialtyId)));
+      const profile = Object.fromEntries(profileColumns.map((c) => [c, org[c]]));
+      await tx.update(organizations).set(profile).where(and(eq(organizations.id, row!.id), isNull(organizations.addressStreet)));
       // A demo database seeded before settings existed gets them; settings someone changed stay.
       if (org.settings && Object.keys(row!.settings).length === 0) await tx.update(organizations).set({ settings: org.settings }).where(eq(organizations.id, row!.id));
     }
@@ -174,13 +169,6 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
   });
 }
 
-const featureDescriptions: Record<(typeof featureNames)[number], string> = {
-  PatientExtractionAPI: 'Extract patient details from an attachment.',
-  IntakeCdaViewer: 'CDA Explorer tab in the Intake document viewer.',
-  AutomatedCarePlans: 'Track Fax Responses on fax destinations.',
-  WestFaxInterface: 'WestFax fax provider accounts.',
-  UseOptimizedIntake: 'Use the optimized Intake list call.',
-};
 
 export const demoSignInLines = (password: string): string[] => [
   `Demo sign-ins (password ${password}):`,

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loginRequest, okResponse, refreshRequest, tokenResponse, type TokenResponse } from '@clinicrelay/contracts/account.ts';
+import { messageResponse, setPasswordRequest } from '@clinicrelay/contracts/admin-users.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@clinicrelay/contracts/constants.ts';
 import { auth, DOCS_COOKIE, isUserActivity } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
+import { setPasswordFromLink } from './password-links.ts';
 import * as service from './service.ts';
 
 const caller = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
@@ -35,6 +37,15 @@ export function accountRoutes(app: App, deps: service.AccountDeps & { loginRateL
     config: { roles: 'public', rateLimit: { max: deps.loginRateLimitPerMinute * 2, timeWindow: 60_000 } },
     schema: { tags: ['account'], body: refreshRequest, response: { 200: tokenResponse } },
     handler: async (request, reply) => issued(reply, await service.refresh(deps, request.body.refreshToken, caller(request), isUserActivity(request))),
+  });
+
+  // The set-password page of the account-creation and reset mails (password-links.ts).
+  app.route({
+    method: 'POST',
+    url: '/api/account/password',
+    config: { roles: 'public', rateLimit: { max: deps.loginRateLimitPerMinute, timeWindow: 60_000 } },
+    schema: { tags: ['account'], body: setPasswordRequest, response: { 200: messageResponse } },
+    handler: (request) => setPasswordFromLink(deps, request.body, request.ip),
   });
 
   app.route({

@@ -28,10 +28,10 @@ export interface Caller {
 type LoginOutcome = typeof loginAttempts.$inferInsert.outcome;
 type User = NonNullable<Awaited<ReturnType<typeof q.findUserByUserName>>>;
 
-const lockWindowStart = (now: Date) => new Date(now.getTime() - LOCKOUT_MINUTES * 60_000);
+export const lockWindowStart = (now: Date) => new Date(now.getTime() - LOCKOUT_MINUTES * 60_000);
 
 // Locked while a lockout row is younger than the lockout period and no success came after it.
-function lockState(attempts: Awaited<ReturnType<typeof q.findRecentAttempts>>) {
+export function lockState(attempts: Awaited<ReturnType<typeof q.findRecentAttempts>>) {
   const lastReset = attempts.find((a) => a.outcome !== 'failure');
   const failures = attempts.filter((a) => a.outcome === 'failure' && (!lastReset || a.createdAt > lastReset.createdAt));
   return { locked: lastReset?.outcome === 'lockout', failures: failures.length };

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
 import { directoryContacts, directoryEndpoints, directoryEntries } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
@@ -122,13 +123,14 @@ export async function findTabPage(
   const ds = documentSources;
   const o = organizations;
   const orgName = sqlNormalized(sql`${o.name}`);
+  // Addresses in service only: statuses 1 and 2, IN_SERVICE_STATUSES of the contracts.
   const hosted = sql`(select ${ds.id}::text as "id", 'Hosted' as "source", null as "npi", 2 as "entityType", null as "lastName", null as "firstName",
     null as "middleName", ${o.name} as "organizationName", null as "clinicName", null as "phonePrimary",
-    (select f."full_address" from ${ds} f where f."organization_id" = ${o.id} and f."type" = 'Fax' and f."status" in (0, 1, 2) order by f."full_address" limit 1) as "fax",
+    (select f."full_address" from ${ds} f where f."organization_id" = ${o.id} and f."type" = 'Fax' and f."status" in (1, 2) order by f."full_address" limit 1) as "fax",
     null as "addressLine1", null as "city", null as "state", null as "zip", null as "taxonomy", ${ds.fullAddress} as "directAddress", true as "has_direct",
     ${orgName} collate "C" as "k", ${orgName} collate "C" as "n", '0' || ${ds.fullAddress} as "tie"
     from ${ds} inner join ${o} on ${o.id} = ${ds.organizationId}
-    where ${ds.type} = 'Direct' and ${ds.status} in (0, 1, 2) and ${o.isEnabled} and ${o.cancelledAt} is null
+    where ${ds.type} = 'Direct' and ${ds.status} in (1, 2) and ${o.isEnabled} and ${o.cancelledAt} is null
       ${f.name ? sql`and ${orgName} like ${prefix(f.name)}` : sql``}
     limit ${page.cap})`;
 
@@ -192,7 +194,7 @@ export function findHostedByAddress(db: DbOrTx, addresses: string[]) {
     .select({ id: documentSources.id, address: documentSources.fullAddress, organizationName: organizations.name })
     .from(documentSources)
     .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
-    .where(and(eq(documentSources.type, 'Direct'), inArray(documentSources.fullAddress, addresses)));
+    .where(and(eq(documentSources.type, 'Direct'), inArray(documentSources.fullAddress, addresses), inArray(documentSources.status, [...IN_SERVICE_STATUSES])));
 }
 
 export function findEndpointsByAddress(db: DbOrTx, addresses: string[]) {

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
@@ -179,8 +180,14 @@ export async function insertEvent(db: DbOrTx, row: typeof messageEvents.$inferIn
   await db.insert(messageEvents).values(row);
 }
 
+// The organization's addresses in service (activated, or activated with an update pending): a Provisioning, Failed or
+// Deleted one is neither offered as From nor accepted in a send or a triage (issue 11: the back office sets status).
 export async function findDocumentSources(db: DbOrTx, organizationId: string) {
-  return db.select().from(documentSources).where(eq(documentSources.organizationId, organizationId)).orderBy(asc(documentSources.type), asc(documentSources.fullAddress));
+  return db
+    .select()
+    .from(documentSources)
+    .where(and(eq(documentSources.organizationId, organizationId), inArray(documentSources.status, [...IN_SERVICE_STATUSES])))
+    .orderBy(asc(documentSources.type), asc(documentSources.fullAddress));
 }
 
 export async function findReleaseTypes(db: DbOrTx, organizationId: string) {
@@ -198,7 +205,7 @@ export async function findDraftReferences(db: DbOrTx, organizationId: string, re
     .select({
       fromDocumentSourceId: refs.fromAddress
         ? sql<string | null>`(select ${documentSources.id} from ${documentSources} where ${documentSources.organizationId} = ${organizationId}
-            and ${documentSources.fullAddress} = ${refs.fromAddress} order by ${documentSources.type}, ${documentSources.fullAddress} limit 1)`
+            and ${documentSources.fullAddress} = ${refs.fromAddress} and ${inArray(documentSources.status, [...IN_SERVICE_STATUSES])} order by ${documentSources.type}, ${documentSources.fullAddress} limit 1)`
         : sql<string | null>`null`,
       releaseTypeFound: refs.releaseTypeId
         ? sql<boolean>`exists (select 1 from ${releaseTypes} where ${releaseTypes.id} = ${refs.releaseTypeId}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { okResponse } from '@clinicrelay/contracts/account.ts';
+import {
+  adminDocumentSource,
+  adminDocumentSourcePage,
+  adminDocumentSourceQuery,
+  documentSourceCreate,
+  documentSourceDeleteQuery,
+  documentSourceExistsQuery,
+  documentSourceProviderPage,
+  documentSourceProviderQuery,
+  documentSourceUpdate,
+  faxStatusUpdate,
+} from '@clinicrelay/contracts/document-sources.ts';
+import { idParams } from '@clinicrelay/contracts/messages.ts';
+import type { Role } from '@clinicrelay/contracts/roles.ts';
+import { adminCaller } from '../../platform/auth/guard.ts';
+import type { App } from '../../platform/http.ts';
+import * as service from './service.ts';
+
+const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
+
+// end-user §7 "Fax and other" (catalog area fax): an organization's Direct addresses and fax numbers, for system
+// administrators and any organization. The organization-administration issue opens the same calls to an
+// organization's Administrator for its own.
+export function documentSourcesRoutes(app: App, deps: service.DocumentSourcesDeps) {
+  const config = { roles: SYS_ADMIN };
+  const tags = ['document sources'];
+  const base = '/api/admin/documentsources';
+
+  app.route({
+    method: 'GET',
+    url: base,
+    config,
+    schema: { tags, querystring: adminDocumentSourceQuery, response: { 200: adminDocumentSourcePage } },
+    handler: (request) => service.listSources(deps, request.query),
+  });
+  // Static segments before /:id.
+  app.route({
+    method: 'GET',
+    url: `${base}/exists`,
+    config,
+    schema: { tags, querystring: documentSourceExistsQuery, response: { 200: z.boolean() } },
+    handler: (request) => service.addressExists(deps, request.query.val),
+  });
+  app.route({
+    method: 'GET',
+    url: `${base}/documentsourceproviders`,
+    config,
+    schema: { tags, querystring: documentSourceProviderQuery, response: { 200: documentSourceProviderPage } },
+    handler: (request) => service.listProviders(deps, request.query),
+  });
+  app.route({
+    method: 'GET',
+    url: `${base}/:id`,
+    config,
+    schema: { tags, params: idParams, response: { 200: adminDocumentSource } },
+    handler: (request) => service.getSource(deps, request.params.id),
+  });
+  app.route({
+    method: 'POST',
+    url: base,
+    config,
+    schema: { tags, body: documentSourceCreate, response: { 200: adminDocumentSource } },
+    handler: (request) => service.createSource(deps, adminCaller(request), request.body),
+  });
+  app.route({
+    method: 'PUT',
+    url: base,
+    config,
+    schema: { tags, body: documentSourceUpdate, response: { 200: adminDocumentSource } },
+    handler: (request) => service.updateSource(deps, adminCaller(request), request.body),
+  });
+  app.route({
+    method: 'DELETE',
+    url: base,
+    config,
+    schema: { tags, querystring: documentSourceDeleteQuery, response: { 200: okResponse } },
+    handler: (request) => service.removeSource(deps, adminCaller(request), request.query.id),
+  });
+  app.route({
+    method: 'POST',
+    url: `${base}/activate/:id`,
+    config,
+    schema: { tags, params: idParams, response: { 200: adminDocumentSource } },
+    handler: (request) => service.activateSource(deps, adminCaller(request), request.params.id),
+  });
+  app.route({
+    method: 'PUT',
+    url: `${base}/:id/faxstatus`,
+    config,
+    schema: { tags, params: idParams, body: faxStatusUpdate, response: { 200: adminDocumentSource } },
+    handler: (request) => service.setFaxStatus(deps, adminCaller(request), request.params.id, request.body.status),
+  });
+}

@@ -1,0 +1,241 @@
+import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, notExists, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { sessions } from '../../db/schema/auth.ts';
+import { brands, documentSourceProviders, organizationTypes, resellers, subscriptionPlans } from '../../db/schema/back-office.ts';
+import { directoryEntries } from '../../db/schema/directory.ts';
+import { documentSources } from '../../db/schema/document-sources.ts';
+import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
+import { networkOrganizations, networks } from '../../db/schema/networks.ts';
+import { organizations } from '../../db/schema/organizations.ts';
+import { organizationSpecialties, reservedWords } from '../../db/schema/reference-data.ts';
+import { memberships, userSystemRoles, users } from '../../db/schema/users.ts';
+import { byName, containsPattern, findPage, type PageRequest } from '../../platform/paging.ts';
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type OrganizationValues = Partial<typeof organizations.$inferInsert>;
+
+const isCancelling = or(isNotNull(organizations.cancelledAt), eq(organizations.isPendingCancellation, true));
+
+const listColumns = {
+  id: organizations.id,
+  orgId: organizations.orgId,
+  name: organizations.name,
+  networkName: networks.name,
+  subdomain: organizations.subdomain,
+  resellerName: resellers.name,
+  tierCode: organizations.tierCode,
+  isActivated: organizations.isActivated,
+  isEnabled: organizations.isEnabled,
+  loginType: organizations.loginType,
+  apiCapture: organizations.apiCapture,
+  isPendingCancellation: organizations.isPendingCancellation,
+  isCancelled: sql<boolean>`${organizations.cancelledAt} is not null`,
+};
+
+function listWhere(filter: { search?: string | undefined; cancelling?: boolean | undefined }) {
+  const pattern = filter.search ? containsPattern(filter.search) : undefined;
+  return and(
+    pattern ? or(ilike(organizations.name, pattern), ilike(organizations.subdomain, pattern), ilike(sql`${organizations.orgId}::text`, pattern)) : undefined,
+    filter.cancelling ? isCancelling : undefined,
+  );
+}
+
+export function findOrganizationPage(db: DbOrTx, filter: { search?: string | undefined; cancelling?: boolean | undefined; sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
+  const where = listWhere(filter);
+  return findPage(
+    page,
+    ({ offset, limit }) =>
+      db
+        .select(listColumns)
+        .from(organizations)
+        .leftJoin(networkOrganizations, eq(networkOrganizations.organizationId, organizations.id))
+        .leftJoin(networks, eq(networks.id, networkOrganizations.networkId))
+        .leftJoin(resellers, eq(resellers.id, organizations.resellerId))
+        .where(where)
+        .orderBy(...byName(organizations.name, filter.sortDir), asc(organizations.id))
+        .offset(offset)
+        .limit(limit),
+    () => db.$count(organizations, where),
+  );
+}
+
+export async function findById(db: DbOrTx, id: string) {
+  const [row] = await db
+    .select({
+      organization: organizations,
+      networkId: networks.id,
+      networkName: networks.name,
+      resellerName: resellers.name,
+      resellerType: resellers.type,
+      planDescription: subscriptionPlans.allowedUsersDescription,
+      numberOfUsers: sql<number>`(select count(*)::int from ${memberships} m where m.organization_id = ${organizations.id})`,
+      createdByName: sql<string | null>`(select u.user_name from ${users} u where u.id = ${organizations.createdBy})`,
+      modifiedByName: sql<string | null>`(select u.user_name from ${users} u where u.id = ${organizations.modifiedBy})`,
+    })
+    .from(organizations)
+    .leftJoin(networkOrganizations, eq(networkOrganizations.organizationId, organizations.id))
+    .leftJoin(networks, eq(networks.id, networkOrganizations.networkId))
+    .leftJoin(resellers, eq(resellers.id, organizations.resellerId))
+    .leftJoin(subscriptionPlans, eq(subscriptionPlans.id, organizations.planId))
+    .where(eq(organizations.id, id));
+  return row;
+}
+
+export async function enabledFeatureNames(db: DbOrTx, organizationId: string) {
+  const rows = await db
+    .select({ name: featureToggles.name })
+    .from(organizationFeatures)
+    .innerJoin(featureToggles, eq(featureToggles.id, organizationFeatures.featureId))
+    .where(and(eq(organizationFeatures.organizationId, organizationId), eq(organizationFeatures.isEnabled, true)))
+    .orderBy(asc(featureToggles.name));
+  return rows.map((r) => r.name);
+}
+
+/** Sets the organization's enabled features to exactly `names` (the others lose their per-organization row). */
+export async function setEnabledFeatures(db: DbOrTx, organizationId: string, names: string[]) {
+  await db.delete(organizationFeatures).where(eq(organizationFeatures.organizationId, organizationId));
+  if (names.length === 0) return;
+  const features = await db.select({ id: featureToggles.id }).from(featureToggles).where(inArray(featureToggles.name, names));
+  if (features.length) await db.insert(organizationFeatures).values(features.map((f) => ({ featureId: f.id, organizationId, isEnabled: true })));
+}
+
+export const featureNamesAll = async (db: DbOrTx) => (await db.select({ name: featureToggles.name }).from(featureToggles).orderBy(asc(featureToggles.name))).map((r) => r.name);
+
+export async function isGlobalFeatureOn(db: DbOrTx, name: string) {
+  return (await db.$count(featureToggles, and(eq(featureToggles.name, name), eq(featureToggles.isEnabled, true)))) > 0;
+}
+
+export async function insertOrganization(db: DbOrTx, values: typeof organizations.$inferInsert) {
+  const [row] = await db.insert(organizations).values(values).returning({ id: organizations.id });
+  return row!;
+}
+
+export async function updateOrganization(db: DbOrTx, id: string, values: OrganizationValues) {
+  const [row] = await db.update(organizations).set(values).where(eq(organizations.id, id)).returning({ id: organizations.id });
+  return row;
+}
+
+export async function deleteOrganization(db: DbOrTx, id: string) {
+  const [row] = await db.delete(organizations).where(eq(organizations.id, id)).returning({ id: organizations.id, name: organizations.name });
+  return row;
+}
+
+export async function lockOrganization(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, id)).for('update');
+  return row;
+}
+
+export async function countMembers(db: DbOrTx, organizationId: string) {
+  const [row] = await db.select({ n: count() }).from(memberships).where(eq(memberships.organizationId, organizationId));
+  return row?.n ?? 0;
+}
+
+// The references of the details tab, each checked to exist.
+export const brandExists = async (db: DbOrTx, id: string) => (await db.$count(brands, eq(brands.id, id))) > 0;
+export const typeExists = async (db: DbOrTx, id: number) => (await db.$count(organizationTypes, eq(organizationTypes.id, id))) > 0;
+export const specialtyExists = async (db: DbOrTx, id: number) => (await db.$count(organizationSpecialties, eq(organizationSpecialties.id, id))) > 0;
+export const hispExists = async (db: DbOrTx, id: number) =>
+  (await db.$count(documentSourceProviders, and(eq(documentSourceProviders.id, id), eq(documentSourceProviders.type, 'DirectMessaging')))) > 0;
+export async function findPlan(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
+  return row;
+}
+export async function findFreePlan(db: DbOrTx) {
+  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.isFree, true)).orderBy(asc(subscriptionPlans.sortOrder)).limit(1);
+  return row;
+}
+export async function findReseller(db: DbOrTx, id: string) {
+  const [row] = await db.select({ id: resellers.id, type: resellers.type, name: resellers.name }).from(resellers).where(eq(resellers.id, id));
+  return row;
+}
+
+export const subdomainTaken = async (db: DbOrTx, subdomain: string, exceptId?: string) =>
+  (await db.$count(organizations, and(eq(organizations.subdomain, subdomain.toLowerCase()), exceptId ? sql`${organizations.id} <> ${exceptId}` : undefined))) > 0;
+
+// A reserved word as the whole subdomain, or a profanity anywhere in it.
+export async function isReservedSubdomain(db: DbOrTx, subdomain: string) {
+  const key = subdomain.trim().toLowerCase();
+  const n = await db.$count(reservedWords, or(eq(reservedWords.nameKey, key), and(eq(reservedWords.profanity, true), sql`position(${reservedWords.nameKey} in ${key}) > 0`)));
+  return n > 0;
+}
+
+export const allBrands = (db: DbOrTx) => db.select({ id: brands.id, name: brands.name }).from(brands).orderBy(asc(brands.name));
+export const allTypes = (db: DbOrTx) => db.select({ id: organizationTypes.id, name: organizationTypes.name }).from(organizationTypes).orderBy(asc(organizationTypes.id));
+export const allPlans = (db: DbOrTx) =>
+  db
+    .select({ id: subscriptionPlans.id, name: subscriptionPlans.name, allowedUsers: subscriptionPlans.allowedUsers, allowedUsersDescription: subscriptionPlans.allowedUsersDescription, isFree: subscriptionPlans.isFree })
+    .from(subscriptionPlans)
+    .orderBy(asc(subscriptionPlans.sortOrder));
+export const allResellers = (db: DbOrTx) => db.select({ id: resellers.id, name: resellers.name, type: resellers.type }).from(resellers).orderBy(...byName(resellers.name));
+export const allHisps = (db: DbOrTx) =>
+  db.select({ id: documentSourceProviders.id, name: documentSourceProviders.name }).from(documentSourceProviders).where(eq(documentSourceProviders.type, 'DirectMessaging')).orderBy(asc(documentSourceProviders.id));
+
+// Typeahead: organizations by name or subdomain.
+export const findOptions = (db: DbOrTx, search: string, limit: number) =>
+  findOrganizationPage(db, { search }, { pageNumber: 1, pageSize: limit });
+
+// The organizations a user is not yet a member of, matching the search.
+export function findOrganizationsWithoutUser(db: DbOrTx, userId: string, search: string) {
+  const pattern = containsPattern(search);
+  return db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(
+      and(
+        or(ilike(organizations.name, pattern), ilike(organizations.subdomain, pattern)),
+        notExists(db.select({ one: sql`1` }).from(memberships).where(and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)))),
+      ),
+    )
+    .orderBy(...byName(organizations.name))
+    .limit(10);
+}
+
+export const userExists = async (db: DbOrTx, id: string) => (await db.$count(users, eq(users.id, id))) > 0;
+
+export function findAdministrators(db: DbOrTx, organizationId: string) {
+  return db
+    .select({ id: users.id, userName: users.userName, fullName: sql<string>`trim(${users.firstName} || ' ' || ${users.lastName})`, email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'Administrator'), eq(users.isDisabled, false)))
+    .orderBy(asc(users.userName));
+}
+
+/** Ends the sessions of the organization's members signed into it (system administrators keep theirs). */
+export async function revokeOrganizationSessions(db: DbOrTx, organizationId: string, at: Date) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(sessions.organizationId, organizationId),
+        isNull(sessions.revokedAt),
+        notExists(db.select({ one: sql`1` }).from(userSystemRoles).where(eq(userSystemRoles.userId, sessions.userId))),
+      ),
+    );
+}
+
+export async function insertDirectAddressIfFree(db: DbOrTx, organizationId: string, fullAddress: string) {
+  const rows = await db.insert(documentSources).values({ organizationId, type: 'Direct', fullAddress, status: 0 }).onConflictDoNothing().returning({ id: documentSources.id });
+  return rows.length > 0;
+}
+
+export async function findNpi(db: DbOrTx, npi: string) {
+  const [row] = await db.select().from(directoryEntries).where(eq(directoryEntries.npi, npi));
+  return row;
+}
+
+// Every organization's Direct addresses, for the CSV export.
+export function findAllDirectAddresses(db: DbOrTx) {
+  return db
+    .select({ orgId: organizations.orgId, organizationName: organizations.name, subdomain: organizations.subdomain, address: documentSources.fullAddress, status: documentSources.status, createdAt: documentSources.createdAt })
+    .from(documentSources)
+    .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
+    .where(eq(documentSources.type, 'Direct'))
+    .orderBy(...byName(organizations.name), asc(documentSources.fullAddress));
+}
+
+export async function brandName(db: DbOrTx, id: string) {
+  const [row] = await db.select({ name: brands.name }).from(brands).where(eq(brands.id, id));
+  return row?.name;
+}

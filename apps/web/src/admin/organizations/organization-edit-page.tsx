@@ -1,0 +1,169 @@
+import { Alert, Button, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { WESTFAX_FEATURE, organizationInput, organizationMessages as text, type Organization, type OrganizationChoices } from '@clinicrelay/contracts/organizations.ts';
+import { createOrganization, fetchChoices, fetchOrganization, fetchSpecialtyOptions, organizationKeys, updateOrganization } from '../../api/organizations.ts';
+import { useFeatures } from '../../api/session.ts';
+import { usePageTitle } from '../../app/page-title.ts';
+import { errorDetails } from '../../components/error-details.ts';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { CarequalityTab, QhinTab } from './carequality-tab.tsx';
+import { DirectTab } from './direct-tab.tsx';
+import { EfaxTab, WestfaxTab } from './fax-tabs.tsx';
+import { InfoTab } from './info-tab.tsx';
+import { IpAddressesTab } from './ip-addresses-tab.tsx';
+import { CONTACT_FIELDS, ContactFields, DetailsFields, blankOrganization, formValuesOf, inputOf, type OrganizationFormValues } from './organization-form.tsx';
+import { ServiceAccountsTab } from './service-accounts-tab.tsx';
+import { SettingsTab } from './settings-tab.tsx';
+
+const LIST = '/admin/organizations';
+const TABS = ['details', 'contact', 'efax', 'westfax', 'direct', 'settings', 'serviceaccount', 'carequality', 'qhin', 'info', 'ipaddresses'] as const;
+type Tab = (typeof TABS)[number];
+const LABELS: Record<Tab, string> = {
+  details: 'Details',
+  contact: 'Primary Contact',
+  efax: 'eFax',
+  westfax: 'WestFax',
+  direct: 'Direct',
+  settings: 'Settings',
+  serviceaccount: 'Service Accounts',
+  carequality: 'Carequality',
+  qhin: 'QHIN',
+  info: 'Info',
+  ipaddresses: 'IP Addresses',
+};
+
+/** /admin/organizations/add and /admin/organizations/{id} (back-office-a §2): the tabbed edit page, the tab in the URL. */
+export function OrganizationEditPage() {
+  const { id } = useParams();
+  const organization = useQuery({ queryKey: organizationKeys.one(id ?? ''), queryFn: ({ signal }) => fetchOrganization(id!, signal), enabled: !!id });
+  const choices = useQuery({ queryKey: organizationKeys.choices(), queryFn: ({ signal }) => fetchChoices(signal), staleTime: 5 * 60_000 });
+  const specialties = useQuery({ queryKey: organizationKeys.specialties(), queryFn: ({ signal }) => fetchSpecialtyOptions(signal), staleTime: 5 * 60_000 });
+  usePageTitle(id ? (organization.data?.name ?? 'Organization') : 'Add organization');
+
+  const error = organization.error ?? choices.error ?? specialties.error;
+  if (error) return <Alert color="red">{errorDetails(error).message}</Alert>;
+  if ((id && !organization.data) || !choices.data || !specialties.data) return <Loader aria-label="Loading the organization" />;
+  // Keyed by the organization, so its form starts from what is stored.
+  return <OrganizationEditor key={id ?? 'new'} organization={organization.data ?? null} choices={choices.data} specialties={specialties.data} />;
+}
+
+interface EditorProps {
+  organization: Organization | null;
+  choices: OrganizationChoices;
+  specialties: { id: number; name: string }[];
+}
+
+function OrganizationEditor({ organization, choices, specialties }: EditorProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const features = useFeatures();
+  const [params, setParams] = useSearchParams();
+  const form = useForm<OrganizationFormValues>({
+    initialValues: organization ? formValuesOf(organization) : blankOrganization(choices.brands[0]?.id ?? '', choices.hisps[0]?.id ?? null),
+    validate: schemaResolver(organizationInput, { sync: true }),
+  });
+
+  const westfax = features.data?.enabled.includes(WESTFAX_FEATURE) ?? false;
+  // §2: only details and contact until the organization has an id; westfax only with its feature toggle.
+  const visible = TABS.filter((t) => (organization ? t !== 'westfax' || westfax : t === 'details' || t === 'contact'));
+  const requested = params.get('tab') as Tab | null;
+  const tab: Tab = requested && visible.includes(requested) ? requested : 'details';
+  const showTab = (next: string | null) =>
+    setParams(
+      (previous) => {
+        const p = new URLSearchParams(previous);
+        p.set('tab', next ?? 'details');
+        return p;
+      },
+      { replace: true },
+    );
+  const formTab = tab === 'details' || tab === 'contact';
+
+  const save = async (values: OrganizationFormValues) => {
+    try {
+      const body = inputOf(values);
+      await (organization ? updateOrganization(organization.id, body) : createOrganization(body));
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+      notifySuccess(text.saved);
+      void navigate(LIST);
+    } catch (failure) {
+      const { message, modelState } = errorDetails(failure);
+      for (const [field, texts] of Object.entries(modelState)) form.setFieldError(field, texts.join(' '));
+      notifyError(Object.keys(modelState).length ? message : text.saveFailed);
+    }
+  };
+  const invalid = (errors: Record<string, unknown>) => {
+    notifyError(text.invalidForm);
+    // Show the tab that holds the first error.
+    const first = Object.keys(errors)[0];
+    if (first) showTab(CONTACT_FIELDS.includes(first) ? 'contact' : 'details');
+  };
+
+  const subject = { id: organization?.id ?? '', name: organization?.name ?? '', subdomain: organization?.subdomain ?? '' };
+  return (
+    <Stack>
+      <Title order={2}>{organization ? organization.name : 'Add organization'}</Title>
+      {/* No <form> around the tabs: the other tabs hold forms of their own. */}
+      <Tabs value={tab} onChange={showTab} keepMounted={false}>
+        <Tabs.List>
+          {visible.map((t) => (
+            <Tabs.Tab key={t} value={t}>
+              {LABELS[t]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="details" pt="md">
+          <DetailsFields form={form} choices={choices} specialties={specialties} organization={organization} />
+        </Tabs.Panel>
+        <Tabs.Panel value="contact" pt="md">
+          <ContactFields form={form} />
+        </Tabs.Panel>
+        {organization && (
+          <>
+            <Tabs.Panel value="efax" pt="md">
+              <EfaxTab organization={subject} />
+            </Tabs.Panel>
+            {westfax && (
+              <Tabs.Panel value="westfax" pt="md">
+                <WestfaxTab organization={subject} />
+              </Tabs.Panel>
+            )}
+            <Tabs.Panel value="direct" pt="md">
+              <DirectTab organization={subject} />
+            </Tabs.Panel>
+            <Tabs.Panel value="settings" pt="md">
+              <SettingsTab organization={organization} />
+            </Tabs.Panel>
+            <Tabs.Panel value="serviceaccount" pt="md">
+              <ServiceAccountsTab organization={subject} />
+            </Tabs.Panel>
+            <Tabs.Panel value="carequality" pt="md">
+              <CarequalityTab organization={subject} />
+            </Tabs.Panel>
+            <Tabs.Panel value="qhin" pt="md">
+              <QhinTab organization={subject} />
+            </Tabs.Panel>
+            <Tabs.Panel value="info" pt="md">
+              <InfoTab organization={organization} />
+            </Tabs.Panel>
+            <Tabs.Panel value="ipaddresses" pt="md">
+              <IpAddressesTab organization={subject} />
+            </Tabs.Panel>
+          </>
+        )}
+      </Tabs>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => void navigate(LIST)}>
+          Cancel
+        </Button>
+        {formTab && (
+          <Button loading={form.submitting} onClick={() => form.onSubmit((values) => save(values), invalid)()}>
+            Save Changes
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,139 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, screenshot } from './support/axe.ts';
+import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
+import { test } from './support/test.ts';
+
+// Issue 11 §7: the whole set-up of a new organization in the back office, with nothing from the demo seed but the
+// system administrator and Lakeside: create the organization, give it a Direct address and an Administrator, activate
+// it; that Administrator signs in and sends to Lakeside, which receives the message.
+
+const rowsOf = (page: Page) => page.getByRole('table').getByRole('row');
+
+async function search(page: Page, text: string) {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(text);
+  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe(text);
+}
+
+test('a system administrator sets up an organization whose Administrator then sends to Lakeside', { timeout: 150_000 }, async ({ page, baseUrl }) => {
+  const run = Date.now().toString(36);
+  const name = `Summit Family Clinic ${run}`;
+  const subdomain = `summit${run}`;
+  const address = `frontdesk@${subdomain}.direct.example.org`;
+  const adminUser = `admin@${subdomain}.example.org`;
+  const password = 'Summit-clinic-2026!';
+
+  await openSignIn(page);
+  await signIn(page, 'sysadmin@example.org');
+  await page.goto('/admin/organizations');
+  await expectHeading(page, 'Organizations');
+  await rowsOf(page).filter({ hasText: 'Lakeside Family Medicine' }).waitFor();
+  await screenshot(page, 'admin-organizations');
+  await expectNoAxeViolations(page, 'organizations');
+
+  // Create: details and the primary contact; the other tabs wait for an id.
+  await page.getByRole('button', { name: 'Add organization' }).click();
+  await expectPath(page, '/admin/organizations/add');
+  await expectHeading(page, 'Add organization');
+  expect(await page.getByRole('tab').allInnerTexts()).toEqual(['Details', 'Primary Contact']);
+  // An empty form names what is missing.
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByText('Please fill out all required fields.').first().waitFor();
+  await page.getByRole('textbox', { name: 'Organization Name' }).fill(name);
+  await page.getByRole('textbox', { name: 'Subdomain' }).fill(subdomain);
+  await choose(page, 'Type', 'Provider');
+  await choose(page, 'Specialty', 'Family Medicine');
+  await page.getByRole('textbox', { name: 'NPI', exact: true }).fill('1234567893');
+  await page.getByRole('textbox', { name: 'Street' }).fill('410 Summit Avenue');
+  await page.getByRole('textbox', { name: 'City' }).fill('Bend');
+  await choose(page, 'State', 'Oregon (OR)');
+  await page.getByRole('textbox', { name: 'Zip' }).fill('97701');
+  await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('5415550150');
+  expect(await page.getByRole('textbox', { name: 'Phone', exact: true }).inputValue()).toBe('(541) 555-0150');
+  await screenshot(page, 'admin-organization-add-details');
+  await expectNoAxeViolations(page, 'organization-add');
+  await page.getByRole('tab', { name: 'Primary Contact' }).click();
+  await page.getByRole('textbox', { name: 'First Name' }).fill('Sofia');
+  await page.getByRole('textbox', { name: 'Last Name' }).fill('Summit');
+  await page.getByRole('textbox', { name: 'Email' }).fill(adminUser);
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByText('The organization was saved successfully.').waitFor();
+  await expectPath(page, '/admin/organizations');
+
+  // Find it, open it, and give it a Direct address on its Direct tab.
+  await search(page, run);
+  await expect.poll(() => rowsOf(page).count()).toBe(2);
+  await rowsOf(page).filter({ hasText: name }).getByText('Not Activated').waitFor();
+  await page.getByRole('button', { name: `Edit ${name}` }).click();
+  await expectHeading(page, name);
+  await page.getByRole('tab', { name: 'Direct' }).click();
+  await page.getByText('This organization has no Direct addresses or fax numbers yet.').waitFor();
+  await page.getByRole('button', { name: 'Add address' }).click();
+  const add = page.getByRole('dialog', { name: 'Add address' });
+  await add.getByRole('textbox', { name: 'Direct address' }).fill(address);
+  await add.getByRole('button', { name: 'Save' }).click();
+  await add.waitFor({ state: 'hidden' });
+  await rowsOf(page).filter({ hasText: address }).getByText('Provisioning').waitFor();
+  await page.getByRole('button', { name: `Activate ${address}` }).click();
+  await rowsOf(page).filter({ hasText: address }).getByText('Activated').waitFor();
+  await screenshot(page, 'admin-organization-direct');
+  await expectNoAxeViolations(page, 'organization-direct');
+
+  // Its Administrator, with a password, from the users list.
+  await page.goto('/admin/users');
+  await expectHeading(page, 'Users');
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const user = page.getByRole('dialog', { name: 'Add User' });
+  await user.getByRole('textbox', { name: 'User name (email)' }).fill(adminUser);
+  await user.getByRole('textbox', { name: 'First name' }).fill('Sofia');
+  await user.getByRole('textbox', { name: 'Last name' }).fill('Summit');
+  const organization = user.getByRole('combobox', { name: 'Organization' });
+  await organization.fill(run);
+  await page.getByRole('option', { name }).click();
+  await choose(page, 'Role', 'Administrator');
+  await choose(page, 'Primary job function', 'Practice Manager');
+  await user.getByLabel('Password', { exact: true }).fill(password);
+  await user.getByLabel('Confirm password').fill(password);
+  await screenshot(page, 'admin-user-add');
+  await expectNoAxeViolations(page, 'user-add');
+  await user.getByRole('button', { name: 'Save' }).click();
+  await user.waitFor({ state: 'hidden' });
+  await search(page, subdomain);
+  await rowsOf(page).filter({ hasText: adminUser }).getByText(name).waitFor();
+
+  // Activate it from the list's row menu.
+  await page.goto(`/admin/organizations?search=${run}`);
+  await page.getByRole('button', { name: `More actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Activate' }).click();
+  const activation = page.getByRole('dialog');
+  await activation.getByRole('checkbox', { name: "Send activation email to the organization's Administrators" }).waitFor();
+  expect(await activation.getByRole('checkbox', { name: 'Create the default records address' }).isChecked()).toBe(true);
+  await screenshot(page, 'admin-organization-activate');
+  await activation.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Organization Activation Status has been updated.').waitFor();
+  await rowsOf(page).filter({ hasText: name }).getByText('Activated', { exact: true }).waitFor();
+
+  // The new Administrator signs in and sends to Lakeside from the new address.
+  await page.context().clearCookies();
+  await page.evaluate('localStorage.clear()');
+  await openSignIn(page);
+  await signIn(page, adminUser, password);
+  const subject = `Referral from Summit ${run}`;
+  await composeReferral(page, ['intake@lakeside.direct.example.org'], subject, address);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Review and Send' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('The message was sent successfully.').first().waitFor();
+
+  // Lakeside receives it in Intake.
+  const auth = await apiSignIn(baseUrl, 'user@lakeside.example.org');
+  await expect
+    .poll(
+      async () => {
+        const list = await fetch(`${baseUrl}/api/messages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ filter: subject }) });
+        const { items } = (await list.json()) as { items: { subject: string; fromAddress: string }[] };
+        return items.map((m) => `${m.subject} from ${m.fromAddress}`);
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toEqual([`${subject} from ${address}`]);
+});
