@@ -137,3 +137,23 @@ test('a system administrator creates a network, gives it an organization and an 
   await page.getByRole('dialog', { name: 'Delete network' }).getByRole('button', { name: 'Delete' }).click();
   await page.getByText('The Network was deleted successfully.').waitFor();
 });
+
+test("a network's administrator turns on its SSO feature, which then stays on", async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'netadmin@example.org');
+  await page.getByRole('link', { name: 'Network' }).click();
+  await expectPath(page, '/account/network');
+  await expectHeading(page, 'Northwest Health Network');
+  await page.getByRole('list', { name: 'Organizations of the network' }).getByText('Riverview Cardiology').waitFor();
+  const save = page.getByRole('button', { name: 'Save' });
+  expect(await save.isDisabled()).toBe(true);
+  // SCIM belongs to SSO: it waits for SSO to be on.
+  expect(await page.getByRole('checkbox', { name: 'SCIM' }).isDisabled()).toBe(true);
+  await page.getByRole('checkbox', { name: 'SSO' }).check();
+  await screenshot(page, 'network-features');
+  await expectNoAxeViolations(page, 'network-features');
+  await save.click();
+  await page.getByText('Network features updated successfully.').waitFor();
+  await expect.poll(() => page.getByRole('checkbox', { name: 'SSO' }).isDisabled()).toBe(true);
+  expect(await page.getByRole('checkbox', { name: 'SCIM' }).isDisabled()).toBe(false);
+});

@@ -39,6 +39,34 @@ export const networkFeature: z.ZodType<NetworkFeature> = z.lazy(() =>
   z.object({ id: z.number().int(), name: text(), description: text(), childNetworkFeatures: z.array(networkFeature) }),
 );
 
+// end-user §3 "Network feature status": in the profile, so the UI can show what the network's features allow
+// (a child counts only with its parent on).
+export interface NetworkFeatureStatus {
+  name: string;
+  isEnabled: boolean;
+  childNetworkFeatures: NetworkFeatureStatus[];
+}
+export const networkFeatureStatus: z.ZodType<NetworkFeatureStatus> = z.lazy(() =>
+  z.object({ name: text(), isEnabled: z.boolean(), childNetworkFeatures: z.array(networkFeatureStatus) }),
+);
+export function networkFeatureStatusOf(enabledIds: readonly number[], parentId: number | null = null, parentOn = true): NetworkFeatureStatus[] {
+  return NETWORK_FEATURES.filter((f) => f.parentId === parentId).map((f) => {
+    const isEnabled = parentOn && enabledIds.includes(f.id);
+    return { name: f.name, isEnabled, childNetworkFeatures: networkFeatureStatusOf(enabledIds, f.id, isEnabled) };
+  });
+}
+
+// PUT /api/networks/{id}/features: a network's administrators (and system administrators) turn its features on.
+export const networkFeaturesUpdate = z.object({ enabledNetworkFeatureIds: z.array(z.number().int()).max(20) });
+export const networkFeatureSettings = z.object({
+  id: text(),
+  name: text(),
+  organizations: z.array(z.object({ id: text(), name: text() })),
+  enabledNetworkFeatureIds: z.array(z.number().int()),
+  features: z.array(networkFeature),
+});
+export type NetworkFeatureSettings = z.infer<typeof networkFeatureSettings>;
+
 export const networkListItem = z.object({ id: text(), name: text(), organizationCount: z.number().int(), administratorCount: z.number().int() });
 export const networkPage = pageOf(networkListItem);
 export const networkQuery = pageQuery.extend({

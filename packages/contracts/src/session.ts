@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkFeatureStatus } from './networks.ts';
 import { role } from './roles.ts';
 import { text } from './text.ts';
 
@@ -16,6 +17,7 @@ export const profile = z.object({
   uiResources: z.record(text(), z.array(text())),
   administerOfNetworkObjectId: text().nullable(),
   isNetworkAdmin: z.boolean(),
+  networkFeatures: z.array(networkFeatureStatus),
   authStrategy: text(),
   isAdmin: z.boolean(),
   orgIsAcceptedEULA: z.boolean(),

@@ -1,5 +1,5 @@
 import { okResponse } from '@clinicrelay/contracts/account.ts';
-import { network, networkAdministrator, networkOrganization, networkPage } from '@clinicrelay/contracts/networks.ts';
+import { network, networkAdministrator, networkFeatureSettings, networkOrganization, networkPage } from '@clinicrelay/contracts/networks.ts';
 import { z } from 'zod';
 import type { ListState } from '../components/list-state.ts';
 import { apiFetch } from './client.ts';
@@ -33,3 +33,9 @@ export const addNetworkMember = (id: string, kind: NetworkMemberKind, memberId: 
   apiFetch(`/api/admin/networks/${id}/${kind}/`, { method: 'POST', body: kind === 'organizations' ? { organizationId: memberId } : { networkId: id, userId: memberId }, schema: okResponse });
 export const removeNetworkMember = (id: string, kind: NetworkMemberKind, memberId: string) =>
   apiFetch(`/api/admin/networks/${id}/${kind}/${memberId}`, { method: 'DELETE', schema: okResponse });
+
+// end-user §6: a network's administrators toggle its features (PUT answers 404 for anyone else).
+export const networkFeatureKeys = { one: (id: string) => ['network-features', id] as const };
+export const fetchNetworkFeatureSettings = (id: string, signal?: AbortSignal) => apiFetch(`/api/networks/${id}/features`, { schema: networkFeatureSettings, signal });
+export const updateNetworkFeatureSettings = (id: string, enabledNetworkFeatureIds: number[]) =>
+  apiFetch(`/api/networks/${id}/features`, { method: 'PUT', body: { enabledNetworkFeatureIds }, schema: networkFeatureSettings });

@@ -24,6 +24,7 @@ export function demoProfile(overrides: Partial<Profile> = {}): Profile {
     uiResources: {},
     administerOfNetworkObjectId: null,
     isNetworkAdmin: false,
+    networkFeatures: [],
     authStrategy: 'password',
     isAdmin: false,
     orgIsAcceptedEULA: true,

@@ -21,7 +21,7 @@ export function AppLayout() {
   // A hidden sidebar is only moved off screen: inert keeps the keyboard out of links nobody can see.
   const desktop = useMediaQuery(`(min-width: ${useMantineTheme().breakpoints.sm})`);
   const sidebarHidden = desktop ? collapsed : !mobileOpened;
-  const groups = visibleNavigation(profile.roles, features);
+  const groups = visibleNavigation(profile.roles, features, undefined, profile.isNetworkAdmin);
   const switching = useOrganizationSwitch();
   const status = organizationStatusOf(profile);
   // A canceled organization's pages would only answer 403: its modal stands alone.

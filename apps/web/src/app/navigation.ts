@@ -11,6 +11,8 @@ export interface NavigationEntry {
   features?: readonly string[];
   /** Heading the entry is listed under; entries without one come first. */
   group?: string;
+  /** Shown only to a network's administrators (profile isNetworkAdmin). */
+  networkAdmin?: boolean;
 }
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
@@ -21,6 +23,7 @@ export const navigation: readonly NavigationEntry[] = [
   { label: 'Dashboard', path: '/account/dashboard', roles: ['Administrator'] },
   { label: 'Intake', path: '/intake', roles: ORG_USERS },
   { label: 'Release', path: '/release', roles: ORG_USERS },
+  { label: 'Network', path: '/account/network', roles: ORG_USERS, networkAdmin: true },
 
   { label: 'Messaging dashboard', path: '/admin/dashboard/messaging', roles: SYS_ADMIN_AND_REPORTING, group: 'Monitoring' },
   { label: 'Messages', path: '/admin/messages', roles: SYS_ADMIN, group: 'Monitoring' },
@@ -70,10 +73,12 @@ export function visibleNavigation(
   userRoles: readonly string[],
   enabledFeatures: ReadonlySet<string>,
   entries: readonly NavigationEntry[] = navigation,
+  isNetworkAdmin = false,
 ): NavigationGroup[] {
   const groups: NavigationGroup[] = [];
   for (const entry of entries) {
     if (!hasAnyRole(userRoles, entry.roles) || !hasAllFeatures(enabledFeatures, entry.features ?? [])) continue;
+    if (entry.networkAdmin && !isNetworkAdmin) continue;
     const title = entry.group ?? null;
     let group = groups.find((candidate) => candidate.title === title);
     if (!group) {

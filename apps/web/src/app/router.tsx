@@ -68,6 +68,7 @@ const UsersPage = lazyPage(() => import('../admin/users/users-page.tsx').then((m
 const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
 const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
+const NetworkFeaturesPage = lazyPage(() => import('../features/network/network-features-page.tsx').then((m) => m.NetworkFeaturesPage));
 const RegisterPage = lazyPage(() => import('../features/account/register-page.tsx').then((m) => m.RegisterPage));
 const SsoLoginPage = lazyPage(() => import('../features/account/sso-login-page.tsx').then((m) => m.SsoLoginPage));
 const IntakeMessagePage = lazyPage(() => import('../features/intake/intake-message-page.tsx').then((m) => m.IntakeMessagePage));
@@ -115,6 +116,8 @@ export const appRoutes: RouteObject[] = [
                 handle: DashboardPage.handle,
                 element: <RequireRoles roles={['Administrator']}><DashboardPage /></RequireRoles>,
               },
+              // The page says so to a user who administers no network (the sidebar shows it only to those who do).
+              { path: 'account/network', handle: NetworkFeaturesPage.handle, element: <RequireRoles roles={ORG_USERS}><NetworkFeaturesPage /></RequireRoles> },
               {
                 path: 'intake',
                 element: <RequireRoles roles={ORG_USERS} />,

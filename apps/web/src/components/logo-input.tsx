@@ -41,6 +41,7 @@ export function LogoInput({ label, value, onChange, error, currentUrl, backgroun
         placeholder="Choose a PNG, JPEG or GIF"
         accept={LOGO_ACCEPT}
         clearable
+        clearButtonProps={{ 'aria-label': `Remove the chosen ${label.toLowerCase()}` }}
         value={value}
         onChange={onChange}
         error={error}

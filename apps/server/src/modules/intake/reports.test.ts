@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
 import { useTestApp } from '../../test/app.ts';
-import { csvCell } from './service.ts';
+import { csvCell } from '../../platform/csv.ts';
 import { DEMO, insertInbound } from './test-inbound.ts';
 
 const DAY_MS = 86_400_000;

@@ -25,6 +25,7 @@ import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { findMembership, findRules } from '../users/queries.ts';
+import { csvFile, exportFileName } from '../../platform/csv.ts';
 import * as q from './queries.ts';
 
 export interface IntakeDeps {
@@ -254,16 +255,6 @@ const pad = (n: number) => String(n).padStart(2, '0');
 // MM/DD/YYYY HH:mm:ss in UTC.
 const csvDate = (d: Date) => `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 
-// RFC 4180 quoting; a cell a spreadsheet would run as a formula starts with ' instead.
-export function csvCell(value: string | null | undefined): string {
-  let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const reportFileName = (now: Date) =>
-  `${DEFAULT_BRAND_NAME}_${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}_${pad(now.getUTCHours())}-${pad(now.getUTCMinutes())}-${pad(now.getUTCSeconds())}.csv`;
-
 // A date alone is a whole UTC day (end inclusive); anything else an instant.
 const reportBound = (value: string | undefined, end: boolean) => {
   if (!value) return null;
@@ -283,13 +274,10 @@ export async function eventsReport(deps: IntakeDeps, caller: Caller, query: z.in
     },
     query.pageSize,
   );
-  const lines = [
-    EVENTS_REPORT_COLUMNS.map(csvCell).join(','),
-    ...rows.map((r) => [csvDate(r.createdAt), r.eventType, r.user, r.subject, r.fromAddress, r.toAddress].map(csvCell).join(',')),
-  ];
+  const csv = csvFile(EVENTS_REPORT_COLUMNS, rows.map((r) => [csvDate(r.createdAt), r.eventType, r.user, r.subject, r.fromAddress, r.toAddress]));
   // One row for the export: it holds subjects and addresses of many messages.
   await audit(deps, caller, 'MessageEventsReportDownloaded', null, { rows: rows.length });
-  return { fileName: reportFileName(deps.now()), csv: `${lines.join('\r\n')}\r\n` };
+  return { fileName: exportFileName(DEFAULT_BRAND_NAME, deps.now()), csv };
 }
 
 async function acknowledge(deps: IntakeDeps, caller: Caller, ids: string[]) {

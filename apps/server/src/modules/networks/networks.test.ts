@@ -93,6 +93,35 @@ describe('networks (back-office-a §7 Networks)', () => {
     expect((await t.call(ADMIN, 'PUT', `/api/networks/${n.id}`, { name: 'Featured Network' })).json()).toMatchObject({ name: 'Featured Network', enabledNetworkFeatureIds: [1, 2] });
   });
 
+  it("lets a network's administrator turn its features on, under the same rules, and shows them in the profile of its organizations' users", async () => {
+    const northwest = (await t.call(ADMIN, 'GET', '/api/networks?search=northwest')).json().items[0].id as string;
+    const url = `/api/networks/${northwest}/features`;
+    const settings = await t.call('netadmin@example.org', 'GET', url);
+    expect(settings.statusCode, settings.body).toBe(200);
+    expect(settings.json()).toMatchObject({ id: northwest, name: 'Northwest Health Network', enabledNetworkFeatureIds: [], features: [{ name: 'SSO' }] });
+    expect(settings.json().organizations.map((o: { name: string }) => o.name).sort()).toEqual(['Lakeside Family Medicine', 'Riverview Cardiology']);
+    const profileFeatures = async (user: string) => (await t.call(user, 'GET', '/api/users/profiledata')).json().networkFeatures;
+    expect(await profileFeatures('user@riverview.example.org')).toEqual([{ name: 'SSO', isEnabled: false, childNetworkFeatures: [{ name: 'SCIM', isEnabled: false, childNetworkFeatures: [] }] }]);
+
+    expect((await t.call('netadmin@example.org', 'PUT', url, { enabledNetworkFeatureIds: [2] })).json().message).toBe(text.childNeedsParent);
+    const on = await t.call('netadmin@example.org', 'PUT', url, { enabledNetworkFeatureIds: [1] });
+    expect(on.json().enabledNetworkFeatureIds).toEqual([1]);
+    expect((await t.call('netadmin@example.org', 'PUT', url, { enabledNetworkFeatureIds: [] })).json().message).toBe(text.featureLocked);
+    expect(await profileFeatures('user@riverview.example.org')).toEqual([{ name: 'SSO', isEnabled: true, childNetworkFeatures: [{ name: 'SCIM', isEnabled: false, childNetworkFeatures: [] }] }]);
+    // An organization outside the network sees nothing on.
+    expect((await profileFeatures('admin@hillcrest.example.org'))[0].isEnabled).toBe(false);
+    const audit = await t.handle.db.select({ userName: auditEvents.userName }).from(auditEvents).where(eq(auditEvents.eventType, 'NetworkFeaturesUpdated'));
+    expect(audit.map((a) => a.userName)).toEqual(['netadmin@example.org']);
+
+    // Anyone else who is not a system administrator finds no such network.
+    for (const user of ['admin@lakeside.example.org', 'user@riverview.example.org', 'admin@hillcrest.example.org']) {
+      expect((await t.call(user, 'GET', url)).statusCode, user).toBe(404);
+      expect((await t.call(user, 'PUT', url, { enabledNetworkFeatureIds: [1, 2] })).statusCode, user).toBe(404);
+    }
+    expect((await t.call('reporting@example.org', 'GET', url)).statusCode).toBe(403);
+    expect((await t.call(ADMIN, 'PUT', url, { enabledNetworkFeatureIds: [1, 2] })).json().enabledNetworkFeatureIds).toEqual([1, 2]);
+  });
+
   it('answers system administrators only', async () => {
     for (const user of ['reporting@example.org', 'netadmin@example.org']) {
       expect((await t.call(user, 'GET', '/api/networks')).statusCode, user).toBe(403);

@@ -137,3 +137,8 @@ export function findOrganizationCandidates(db: DbOrTx, search: string) {
     .orderBy(...byName(organizations.name))
     .limit(10);
 }
+
+export async function isNetworkAdministrator(db: DbOrTx, networkId: string, userId: string) {
+  const rows = await db.select({ userId: networkAdministrators.userId }).from(networkAdministrators).where(and(eq(networkAdministrators.networkId, networkId), eq(networkAdministrators.userId, userId)));
+  return rows.length > 0;
+}

@@ -9,6 +9,8 @@ import {
   networkAdminSearch,
   networkCreate,
   networkFeature,
+  networkFeatureSettings,
+  networkFeaturesUpdate,
   networkIdParams,
   networkOrganization,
   networkOrganizationAssign,
@@ -74,6 +76,24 @@ export function networksRoutes(app: App, deps: service.NetworksDeps) {
     config,
     schema: { tags, response: { 200: z.array(networkFeature) } },
     handler: async () => service.networkFeatures(),
+  });
+
+  // end-user §6: a network's administrators (users of its organizations) toggle its features; the service answers
+  // 404 to anyone else who is not a system administrator.
+  const networkAdmins = { roles: ['SysAdmin', 'Administrator', 'User'] as const };
+  app.route({
+    method: 'GET',
+    url: '/api/networks/:id/features',
+    config: networkAdmins,
+    schema: { tags, params: idParams, response: { 200: networkFeatureSettings } },
+    handler: (request) => service.getFeatureSettings(deps, adminCaller(request), request.params.id),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/networks/:id/features',
+    config: networkAdmins,
+    schema: { tags, params: idParams, body: networkFeaturesUpdate, response: { 200: networkFeatureSettings } },
+    handler: (request) => service.updateFeatureSettings(deps, adminCaller(request), request.params.id, request.body.enabledNetworkFeatureIds),
   });
 
   const base = '/api/admin/networks/:networkId';

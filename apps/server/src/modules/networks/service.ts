@@ -52,6 +52,26 @@ function checkFeatures(before: readonly number[], after: readonly number[]) {
   for (const id of before) if (NETWORK_FEATURES.find((f) => f.id === id)?.locked && !wanted.has(id)) throw fields(text.featureLocked);
 }
 
+// The network-feature toggle of end-user §6 is for the network's administrators (and system administrators); for
+// anyone else the network does not exist.
+export async function getFeatureSettings(deps: NetworksDeps, caller: AdminCaller, id: string) {
+  const allowed = caller.session.roles.includes('SysAdmin') || (await q.isNetworkAdministrator(deps.db, id, caller.session.userId));
+  const network = allowed ? await q.findNetwork(deps.db, id) : undefined;
+  if (!network) throw notFound();
+  return { id: network.id, name: network.name, organizations: network.organizations, enabledNetworkFeatureIds: network.enabledNetworkFeatureIds, features: networkFeatures() };
+}
+
+export async function updateFeatureSettings(deps: NetworksDeps, caller: AdminCaller, id: string, enabledNetworkFeatureIds: number[]) {
+  const current = await getFeatureSettings(deps, caller, id);
+  const features = [...new Set(enabledNetworkFeatureIds)].sort((a, b) => a - b);
+  checkFeatures(current.enabledNetworkFeatureIds, features);
+  await deps.db.transaction(async (tx) => {
+    await q.updateNetwork(tx, id, { name: current.name, enabledNetworkFeatureIds: features });
+    await writeAudit(tx, { eventType: 'NetworkFeaturesUpdated', ...auditedByAdmin(caller), details: { networkId: id, enabledNetworkFeatureIds: features } });
+  });
+  return getFeatureSettings(deps, caller, id);
+}
+
 export async function updateNetwork(deps: NetworksDeps, caller: AdminCaller, id: string, input: { name: string; enabledNetworkFeatureIds?: number[] | undefined }) {
   await deps.db.transaction(async (tx) => {
     const current = await q.findNetwork(tx, id);

@@ -9,7 +9,7 @@ import { mailOutbox } from '../../db/schema/mail.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { useTestApp } from '../../test/app.ts';
-import { csvCell } from './service.ts';
+import { csvCell } from '../../platform/csv.ts';
 
 const ADMIN = 'sysadmin@example.org';
 

@@ -19,6 +19,8 @@ import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from './customer-messaging.ts';
+import { csvFile, exportFileName } from '../../platform/csv.ts';
+import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
 import * as q from './queries.ts';
 
 export interface OrganizationsDeps {
@@ -371,23 +373,14 @@ export async function choices(deps: OrganizationsDeps) {
 
 export const organizationTypes = (deps: OrganizationsDeps) => q.allTypes(deps.db);
 
-// CSV cells that a spreadsheet would run as a formula (= + - @) get a leading apostrophe.
-export const csvCell = (value: string | number | null | undefined) => {
-  const s = value === null || value === undefined ? '' : String(value);
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
-const STATUS_NAMES = ['Provisioning', 'Activated', 'Pending Update', 'Pending Deletion', 'Deleted', 'Failed'];
-
 /** GET /api/admin/reports/directaddresses: every organization's Direct addresses, named `<brand>_DirectAddresses_<timestamp>.csv`. */
 export async function directAddressesCsv(deps: OrganizationsDeps, caller: AdminCaller) {
   const rows = await q.findAllDirectAddresses(deps.db);
-  const lines = [['Organization Id', 'Organization', 'Subdomain', 'Direct Address', 'Status', 'Created'].join(',')];
-  for (const r of rows) lines.push([r.orgId, r.organizationName, r.subdomain, r.address, STATUS_NAMES[r.status] ?? r.status, r.createdAt.toISOString()].map(csvCell).join(','));
+  const body = csvFile(
+    ['Organization Id', 'Organization', 'Subdomain', 'Direct Address', 'Status', 'Created'],
+    rows.map((r) => [r.orgId, r.organizationName, r.subdomain, r.address, documentSourceStatusNames[r.status] ?? r.status, r.createdAt.toISOString()]),
+  );
   const brand = (await q.brandName(deps.db, 'clinicrelay')) ?? 'ClinicRelay';
-  const at = deps.now().toISOString();
-  const stamp = `${at.slice(0, 10)}_${at.slice(11, 19).replaceAll(':', '-')}`;
   await writeAudit(deps.db, { eventType: 'ReportDownloaded', ...auditedByAdmin(caller), details: { report: 'directaddresses', rows: rows.length } });
-  return { fileName: `${brand.replace(/[^\w-]/g, '')}_DirectAddresses_${stamp}.csv`, body: `${lines.join('\r\n')}\r\n` };
+  return { fileName: exportFileName(brand, deps.now(), 'DirectAddresses'), body };
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
-import { networkAdministrators } from '../../db/schema/networks.ts';
+import { resellers } from '../../db/schema/back-office.ts';
+import { networkAdministrators, networkOrganizations, networks } from '../../db/schema/networks.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { sessions } from '../../db/schema/auth.ts';
 import { memberships, userPreferences, users } from '../../db/schema/users.ts';
@@ -44,6 +45,10 @@ export async function findProfileData(db: DbOrTx, userId: string, organizationId
       organizations: sql<{ id: string; subDomain: string; name: string }[]>`coalesce((select json_agg(json_build_object('id', o.id, 'subDomain', o.subdomain, 'name', o.name) order by o.name)
         from ${memberships} m inner join ${organizations} o on o.id = m.organization_id where m.user_id = ${users.id}), '[]'::json)`,
       networkId: sql<string | null>`(select n.network_id from ${networkAdministrators} n where n.user_id = ${users.id} limit 1)`,
+      // The features on for the current organization's network (end-user §3 "Network feature status").
+      networkFeatureIds: sql<number[] | null>`(select n.enabled_network_feature_ids from ${networkOrganizations} no inner join ${networks} n on n.id = no.network_id
+        where no.organization_id = ${organizations.id})`,
+      resellerBypassTos: sql<boolean | null>`(select r.bypass_tos from ${resellers} r where r.id = ${organizations.resellerId})`,
     })
     .from(users)
     .leftJoin(organizations, organizationId ? eq(organizations.id, organizationId) : sql`false`)

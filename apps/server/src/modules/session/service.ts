@@ -1,3 +1,4 @@
+import { networkFeatureStatusOf } from '@clinicrelay/contracts/networks.ts';
 import { isSystemAdmin, uiResourcesFor } from '@clinicrelay/contracts/roles.ts';
 import type { CurrentUser, Profile, UserPreferences } from '@clinicrelay/contracts/session.ts';
 import type { Database } from '../../db/client.ts';
@@ -36,6 +37,7 @@ export async function getProfile(deps: SessionDeps, session: AuthContext, reques
     uiResources: uiResourcesFor(session.roles),
     administerOfNetworkObjectId: networkId,
     isNetworkAdmin: networkId !== null,
+    networkFeatures: networkFeatureStatusOf(user.networkFeatureIds ?? []),
     authStrategy: org?.loginType ?? 'Password',
     isAdmin: session.roles.includes('Administrator'),
     orgIsAcceptedEULA: org?.isAcceptedEula ?? false,
@@ -46,8 +48,7 @@ export async function getProfile(deps: SessionDeps, session: AuthContext, reques
     orgIsInGracePeriod: inGracePeriod,
     orgGracePeriodEndDate: iso(org?.gracePeriodEndsAt),
     subscriptionReference: org?.subscriptionReference ?? null,
-    // Resellers arrive with the back office; until then no organization bypasses the terms.
-    resellerBypassTos: false,
+    resellerBypassTos: user.resellerBypassTos ?? false,
     intercomAppId: null,
     intercomUserHash: null,
   };

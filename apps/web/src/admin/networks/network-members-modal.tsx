@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Checkbox, Group, Loader, Modal, Select, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Loader, Modal, Select, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SEARCH_DEBOUNCE_MS } from '@clinicrelay/contracts/constants.ts';
-import { NETWORK_FEATURES, networkMessages, type Network } from '@clinicrelay/contracts/networks.ts';
+import { networkMessages, type Network } from '@clinicrelay/contracts/networks.ts';
 import { addNetworkMember, fetchNetwork, networkKeys, removeNetworkMember, searchNetworkCandidates, updateNetwork, type NetworkMemberKind } from '../../api/networks.ts';
 import { errorDetails } from '../../components/error-details.ts';
+import { NetworkFeaturesForm } from '../../components/network-features-form.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 
 // back-office-a §2 "Networks": the organizations-and-administrators modal, tabs Organizations, Administrators and
@@ -142,51 +143,15 @@ function MembersTab({ network, kind, label, members }: { network: Network; kind:
   );
 }
 
-// §4: SSO and SCIM stay on once on; deselecting a parent deselects its children; a child only with its parent;
-// Save only when the selection differs from the stored one.
 function FeaturesTab({ network }: { network: Network }) {
   const queryClient = useQueryClient();
-  const stored = network.enabledNetworkFeatureIds;
-  const [selected, setSelected] = useState<number[]>(stored);
-  const [busy, setBusy] = useState(false);
-  const changed = [...selected].sort().join() !== [...stored].sort().join();
-  const childrenOf = (id: number): number[] => NETWORK_FEATURES.filter((f) => f.parentId === id).map((f) => f.id);
-  const toggle = (id: number, on: boolean) =>
-    setSelected((current) => (on ? [...current, id] : current.filter((x) => x !== id && !childrenOf(id).includes(x))));
-  const save = async () => {
-    setBusy(true);
-    try {
-      await updateNetwork(network.id, { name: network.name, enabledNetworkFeatureIds: selected });
-      notifySuccess(networkMessages.featuresUpdated);
-      await queryClient.invalidateQueries({ queryKey: networkKeys.all });
-    } catch (failure) {
-      notifyError(errorDetails(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Stack>
-      {NETWORK_FEATURES.map((f) => {
-        const lockedOn = f.locked && stored.includes(f.id);
-        const parentOff = f.parentId !== null && !selected.includes(f.parentId);
-        return (
-          <Checkbox
-            key={f.id}
-            ml={f.parentId === null ? 0 : 'xl'}
-            label={f.name}
-            description={lockedOn ? `${f.description} Cannot be turned off once on.` : f.description}
-            checked={selected.includes(f.id)}
-            disabled={lockedOn || parentOff}
-            onChange={(event) => toggle(f.id, event.currentTarget.checked)}
-          />
-        );
-      })}
-      <Group justify="flex-end">
-        <Button onClick={() => void save()} disabled={!changed} loading={busy}>
-          Save
-        </Button>
-      </Group>
-    </Stack>
+    <NetworkFeaturesForm
+      stored={network.enabledNetworkFeatureIds}
+      onSave={async (ids) => {
+        await updateNetwork(network.id, { name: network.name, enabledNetworkFeatureIds: ids });
+        await queryClient.invalidateQueries({ queryKey: networkKeys.all });
+      }}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { WESTFAX_FEATURE, organizationInput, organizationMessages as text, type Organization, type OrganizationChoices } from '@clinicrelay/contracts/organizations.ts';
 import { createOrganization, fetchChoices, fetchOrganization, fetchSpecialtyOptions, organizationKeys, updateOrganization } from '../../api/organizations.ts';
 import { useFeatures } from '../../api/session.ts';
@@ -57,6 +57,9 @@ interface EditorProps {
 
 function OrganizationEditor({ organization, choices, specialties }: EditorProps) {
   const navigate = useNavigate();
+  const location = useLocation();
+  const listState = (location.state as { list?: string } | null)?.list;
+  const list = listState ? `${LIST}?${listState}` : LIST;
   const queryClient = useQueryClient();
   const features = useFeatures();
   const [params, setParams] = useSearchParams();
@@ -77,7 +80,8 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
         p.set('tab', next ?? 'details');
         return p;
       },
-      { replace: true },
+      // Keeps the list state the page was opened with (the way back to the list).
+      { replace: true, state: location.state },
     );
   const formTab = tab === 'details' || tab === 'contact';
 
@@ -87,7 +91,7 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
       await (organization ? updateOrganization(organization.id, body) : createOrganization(body));
       await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
       notifySuccess(text.saved);
-      void navigate(LIST);
+      void navigate(list);
     } catch (failure) {
       const { message, modelState } = errorDetails(failure);
       for (const [field, texts] of Object.entries(modelState)) form.setFieldError(field, texts.join(' '));
@@ -104,7 +108,7 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
   const subject = { id: organization?.id ?? '', name: organization?.name ?? '', subdomain: organization?.subdomain ?? '' };
   return (
     <Stack>
-      <Title order={2}>{organization ? organization.name : 'Add organization'}</Title>
+      <Title order={1}>{organization ? organization.name : 'Add organization'}</Title>
       {/* No <form> around the tabs: the other tabs hold forms of their own. */}
       <Tabs value={tab} onChange={showTab} keepMounted={false}>
         <Tabs.List>
@@ -155,7 +159,7 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
         )}
       </Tabs>
       <Group justify="flex-end">
-        <Button variant="default" onClick={() => void navigate(LIST)}>
+        <Button variant="default" onClick={() => void navigate(list)}>
           Cancel
         </Button>
         {formTab && (

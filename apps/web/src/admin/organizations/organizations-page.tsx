@@ -99,8 +99,9 @@ export function OrganizationsPage() {
             />
           ),
         }}
-        onAdd={() => void navigate('/admin/organizations/add')}
-        onEdit={(row) => void navigate(`/admin/organizations/${row.id}`)}
+        // The edit page returns to the list as it was (search, sort, page).
+        onAdd={() => void navigate('/admin/organizations/add', { state: { list: params.toString() } })}
+        onEdit={(row) => void navigate(`/admin/organizations/${row.id}`, { state: { list: params.toString() } })}
         headerActions={
           <>
             <Button variant="default" component={Link} to="/admin/batchimports">

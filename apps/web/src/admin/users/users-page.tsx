@@ -22,7 +22,7 @@ const columns: ListColumn<Row>[] = [
   { key: 'userName', header: 'User Name', sortable: true },
   // Sorting by organization puts it first and the user name second (multi-column sort, §2).
   { key: 'organizations', header: 'Organizations', sortable: true, render: (row) => row.organizations.join(', ') },
-  { key: 'idProofStatus', header: 'ID Proof Status', width: 140, render: (row) => row.idProofStatus ?? '' },
+  { key: 'idProofStatus', header: 'ID Proof Status', width: 140, render: (row) => row.idProofStatus ?? (row.isSysAdmin ? '' : 'Not submitted') },
   { key: 'enabled', header: 'Enabled', width: 90 },
   { key: 'admin', header: 'Admin', width: 110, render: (row) => <AdminIcons row={row} /> },
 ];

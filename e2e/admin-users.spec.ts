@@ -1,0 +1,67 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, screenshot } from './support/axe.ts';
+import { choose, expectHeading, openSignIn, signIn } from './support/journeys.ts';
+import { test } from './support/test.ts';
+
+// Issue 11 §3: a system user created with an account-creation email, found, edited, disabled and enabled again.
+
+const rowsOf = (page: Page) => page.getByRole('table').getByRole('row');
+
+async function search(page: Page, text: string) {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(text);
+  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe(text);
+}
+
+test('a system administrator adds a reporting user, finds, edits, disables and enables it', { timeout: 60_000 }, async ({ page }) => {
+  const run = Date.now().toString(36);
+  const userName = `analyst.${run}@example.org`;
+  await openSignIn(page);
+  await signIn(page, 'sysadmin@example.org');
+  await page.goto('/admin/users');
+  await expectHeading(page, 'Users');
+  await rowsOf(page).filter({ hasText: 'admin@lakeside.example.org' }).waitFor();
+  await screenshot(page, 'admin-users');
+  await expectNoAxeViolations(page, 'users');
+
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const add = page.getByRole('dialog', { name: 'Add User' });
+  await add.getByText('System user', { exact: true }).click();
+  await add.getByRole('textbox', { name: 'User name (email)' }).fill(userName);
+  await add.getByRole('textbox', { name: 'First name' }).fill('Avery');
+  await add.getByRole('textbox', { name: 'Last name' }).fill('Analyst');
+  await choose(page, 'Role', 'SysAdminReporting');
+  await add.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('The user was saved successfully.').waitFor();
+  await add.waitFor({ state: 'hidden' });
+
+  await search(page, run);
+  await expect.poll(() => rowsOf(page).count()).toBe(2);
+  const row = rowsOf(page).filter({ hasText: userName });
+  await row.getByRole('img', { name: 'System admin' }).waitFor();
+
+  await page.getByRole('button', { name: `Edit ${userName}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit User Avery Analyst' });
+  await edit.getByRole('textbox', { name: 'First name' }).fill('Avery Jo');
+  await screenshot(page, 'admin-user-edit');
+  await expectNoAxeViolations(page, 'user-edit');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.waitFor({ state: 'hidden' });
+
+  await page.getByRole('button', { name: `More actions for ${userName}` }).click();
+  await page.getByRole('menuitem', { name: 'Disable' }).click();
+  const disable = page.getByRole('dialog', { name: 'Disable User' });
+  await disable.getByText('The user is about to be disabled. Are you sure?').waitFor();
+  await disable.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('The user was disabled successfully.').waitFor();
+  await disable.waitFor({ state: 'hidden' });
+  // Disabled users leave the list until it is asked to show them.
+  await page.getByText('There are no results matching your criteria.').waitFor();
+  await page.getByRole('switch', { name: 'Show disabled' }).check();
+  await row.getByRole('cell', { name: 'No', exact: true }).waitFor();
+  await page.getByRole('button', { name: `More actions for ${userName}` }).click();
+  await page.getByRole('menuitem', { name: 'Enable' }).click();
+  await page.getByRole('dialog', { name: 'Enable User' }).getByRole('button', { name: 'Enable' }).click();
+  await page.getByText('The user was enabled successfully.').waitFor();
+  await row.getByRole('cell', { name: 'Yes', exact: true }).waitFor();
+});
