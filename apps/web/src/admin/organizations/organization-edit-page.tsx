@@ -58,7 +58,8 @@ interface EditorProps {
 function OrganizationEditor({ organization, choices, specialties }: EditorProps) {
   const navigate = useNavigate();
   const location = useLocation();
-  const listState = (location.state as { list?: string } | null)?.list;
+  const pageState = location.state as { list?: string } | null;
+  const listState = pageState?.list;
   const list = listState ? `${LIST}?${listState}` : LIST;
   const queryClient = useQueryClient();
   const features = useFeatures();
@@ -81,7 +82,7 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
         return p;
       },
       // Keeps the list state the page was opened with (the way back to the list).
-      { replace: true, state: location.state },
+      { replace: true, state: pageState },
     );
   const formTab = tab === 'details' || tab === 'contact';
 
