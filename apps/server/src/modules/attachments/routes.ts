@@ -23,6 +23,7 @@ import { orgCaller } from '../../platform/auth/guard.ts';
 import { SCANNER_RETRY_AFTER_SECONDS, ScannerUnavailableError } from '../../platform/antivirus/scanner.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { type App, closeUnreadBody } from '../../platform/http.ts';
+import { readMultipartForm } from '../../platform/multipart.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
@@ -39,56 +40,24 @@ async function refuseOversizedUpload(request: FastifyRequest) {
   if (declared > MAX_ATTACHMENT_BYTES + UPLOAD_FORM_ALLOWANCE_BYTES) throw new AppError(413, attachmentMessages.tooLarge);
 }
 
-// The multipart body of an upload: one `file` and an optional `attachmentMeta` JSON field. The file is
-// counted as it streams: past MAX_ATTACHMENT_BYTES the read stops and the reply is 413 (the onSend hook
-// then closes the connection), so no more than 20 MB of a larger upload is ever read or held.
+// The multipart body of an upload: one `file` and an optional `attachmentMeta` JSON field. Past
+// MAX_ATTACHMENT_BYTES the read stops and the reply is 413 (the onSend hook then closes the connection).
 async function readUpload(request: FastifyRequest): Promise<service.UploadedFile> {
   if (!request.isMultipart()) throw badRequest(attachmentMessages.noFile);
-  let file: { fileName: string; bytes: Uint8Array } | undefined;
-  let metaText: string | undefined;
-  const { multipartErrors } = request.server;
-  try {
-    // One byte over the limit reaches the count below (busboy would silently truncate at fileSize).
-    for await (const part of request.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: 1, fields: UPLOAD_FIELDS, fieldSize: UPLOAD_FIELD_BYTES } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
-        }
-        // The name is checked before any of the file is read.
-        if (part.filename) {
-          const name = attachmentFileName.safeParse(part.filename);
-          if (!name.success) throw badRequest(messages.invalidRequest, { file: name.error.issues.map((i) => i.message) });
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of part.file as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > MAX_ATTACHMENT_BYTES) throw new AppError(413, attachmentMessages.tooLarge);
-          chunks.push(chunk);
-        }
-        file = { fileName: part.filename, bytes: Buffer.concat(chunks) };
-      } else if (part.fieldname === 'attachmentMeta' && typeof part.value === 'string') {
-        if (part.valueTruncated) throw badRequest(messages.invalidRequest, { attachmentMeta: ['attachmentMeta is too large.'] });
-        metaText = part.value;
-      }
-    }
-  } catch (error) {
-    if (error instanceof multipartErrors.RequestFileTooLargeError) throw new AppError(413, attachmentMessages.tooLarge);
-    if (error instanceof multipartErrors.FilesLimitError) throw badRequest(messages.invalidRequest, { file: ['Upload one file at a time.'] });
-    if (error instanceof multipartErrors.FieldsLimitError || error instanceof multipartErrors.PartsLimitError) throw badRequest(messages.invalidRequest);
-    throw error;
-  }
-  if (!file?.fileName) throw badRequest(attachmentMessages.noFile);
+  const form = await readMultipartForm(request, {
+    file: { field: 'file', maxBytes: MAX_ATTACHMENT_BYTES },
+    tooLarge: () => new AppError(413, attachmentMessages.tooLarge),
+    checkFileName: (fileName) => {
+      const name = attachmentFileName.safeParse(fileName);
+      if (!name.success) throw badRequest(messages.invalidRequest, { file: name.error.issues.map((i) => i.message) });
+    },
+    json: { field: 'attachmentMeta', maxBytes: UPLOAD_FIELD_BYTES },
+    fields: UPLOAD_FIELDS,
+  });
+  if (!form.file?.fileName) throw badRequest(attachmentMessages.noFile);
   let meta: service.UploadedFile['meta'] = null;
-  if (metaText) {
-    let json: unknown;
-    try {
-      json = JSON.parse(metaText);
-    } catch {
-      throw badRequest(messages.invalidRequest, { attachmentMeta: ['attachmentMeta is not valid JSON.'] });
-    }
-    const parsed = attachmentMetaInput.nullable().safeParse(json);
+  if (form.json !== undefined) {
+    const parsed = attachmentMetaInput.nullable().safeParse(form.json);
     if (!parsed.success) {
       const modelState: Record<string, string[]> = {};
       for (const issue of parsed.error.issues) (modelState[['attachmentMeta', ...issue.path].join('.')] ??= []).push(issue.message);
@@ -96,7 +65,7 @@ async function readUpload(request: FastifyRequest): Promise<service.UploadedFile
     }
     meta = parsed.data;
   }
-  return { ...file, meta };
+  return { ...form.file, meta };
 }
 
 // RFC 6266/5987: an ASCII fallback name and the exact name in UTF-8.

@@ -4,6 +4,7 @@ import { LOGO_MAX_BYTES, LOGO_MAX_HEIGHT, LOGO_MAX_WIDTH, logoMessages } from '@
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { imagePageSizes } from './image-size.ts';
+import { readMultipartForm } from '../multipart.ts';
 
 // Partner and reseller logos: a multipart form of one JSON field and an optional image, or plain JSON.
 
@@ -62,44 +63,16 @@ export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.out
  */
 export async function readLogoForm(request: FastifyRequest, fields: { json: string; file: string }): Promise<{ json: unknown; logo: CheckedLogo | undefined }> {
   if (!request.isMultipart()) return { json: request.body, logo: undefined };
-  let jsonText: string | undefined;
-  let file: LogoFile | undefined;
-  const { multipartErrors } = request.server;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: LOGO_MAX_BYTES + 1, files: 1, fields: 2, fieldSize: FIELD_BYTES } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== fields.file) {
-          part.file.resume();
-          continue;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of part.file as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > LOGO_MAX_BYTES) throw refuse(fields.file, logoMessages.tooLarge);
-          chunks.push(chunk);
-        }
-        // An empty file input sends a part with no name and no bytes: no logo chosen.
-        if (size > 0) file = { fileName: part.filename || 'logo', bytes: Buffer.concat(chunks) };
-      } else if (part.fieldname === fields.json && typeof part.value === 'string') {
-        if (part.valueTruncated) throw badRequest(messages.invalidRequest, { [fields.json]: [`${fields.json} is too large.`] });
-        jsonText = part.value;
-      }
-    }
-  } catch (error) {
-    if (error instanceof multipartErrors.RequestFileTooLargeError) throw refuse(fields.file, logoMessages.tooLarge);
-    if (error instanceof multipartErrors.FilesLimitError) throw refuse(fields.file, 'Upload one logo at a time.');
-    if (error instanceof multipartErrors.FieldsLimitError || error instanceof multipartErrors.PartsLimitError) throw badRequest(messages.invalidRequest);
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = jsonText === undefined ? undefined : JSON.parse(jsonText);
-  } catch {
-    throw badRequest(messages.invalidRequest, { [fields.json]: [`${fields.json} is not valid JSON.`] });
-  }
-  if (json === undefined) throw badRequest(messages.invalidRequest, { [fields.json]: [`${fields.json} is required.`] });
-  return { json, logo: file && checkLogo(file, fields.file) };
+  const form = await readMultipartForm(request, {
+    file: { field: fields.file, maxBytes: LOGO_MAX_BYTES },
+    tooLarge: () => refuse(fields.file, logoMessages.tooLarge),
+    json: { field: fields.json, maxBytes: FIELD_BYTES },
+    fields: 2,
+  });
+  if (form.json === undefined) throw badRequest(messages.invalidRequest, { [fields.json]: [`${fields.json} is required.`] });
+  // An empty file input sends a part with no name and no bytes: no logo chosen.
+  const file = form.file && form.file.bytes.length > 0 ? { fileName: form.file.fileName || 'logo', bytes: form.file.bytes } : undefined;
+  return { json: form.json, logo: file && checkLogo(file, fields.file) };
 }
 
 /** A logo's bytes as an image response; the CSP forbids anything active should a browser be tricked into rendering more. */

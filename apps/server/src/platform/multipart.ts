@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import { messages } from '@clinicrelay/contracts/errors.ts';
+import { badRequest } from './errors.ts';
+
+export interface MultipartFormOptions {
+  /** The part that holds the file, and the most bytes it may have. */
+  file: { field: string; maxBytes: number };
+  /** Raised as soon as the file passes maxBytes (the route's onSend then closes the rest: closeUnreadBody). */
+  tooLarge: () => Error;
+  /** Checks the part's file name before any of the file is read. */
+  checkFileName?: (fileName: string) => void;
+  /** The one text part that holds the entity as JSON, and the most bytes it may have. */
+  json: { field: string; maxBytes: number };
+  /** How many text parts a form may have in all. */
+  fields: number;
+}
+
+export interface MultipartForm {
+  file: { fileName: string; bytes: Buffer } | undefined;
+  /** The JSON part, parsed; undefined when the form has none. */
+  json: unknown;
+}
+
+/**
+ * Reads an upload form (attachments, logos): one file counted as it streams, so no more than maxBytes of a larger one
+ * is ever read or held, and one JSON text part. Other file parts are drained; other text parts are ignored.
+ */
+export async function readMultipartForm(request: FastifyRequest, options: MultipartFormOptions): Promise<MultipartForm> {
+  const { file: fileOptions, json: jsonOptions } = options;
+  let file: MultipartForm['file'];
+  let jsonText: string | undefined;
+  const { multipartErrors } = request.server;
+  try {
+    // One byte over the limit reaches the count below (busboy would silently truncate at fileSize).
+    for await (const part of request.parts({ limits: { fileSize: fileOptions.maxBytes + 1, files: 1, fields: options.fields, fieldSize: jsonOptions.maxBytes } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== fileOptions.field) {
+          part.file.resume();
+          continue;
+        }
+        if (part.filename) options.checkFileName?.(part.filename);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > fileOptions.maxBytes) throw options.tooLarge();
+          chunks.push(chunk);
+        }
+        file = { fileName: part.filename, bytes: Buffer.concat(chunks) };
+      } else if (part.fieldname === jsonOptions.field && typeof part.value === 'string') {
+        if (part.valueTruncated) throw badRequest(messages.invalidRequest, { [jsonOptions.field]: [`${jsonOptions.field} is too large.`] });
+        jsonText = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof multipartErrors.RequestFileTooLargeError) throw options.tooLarge();
+    if (error instanceof multipartErrors.FilesLimitError) throw badRequest(messages.invalidRequest, { [fileOptions.field]: ['Upload one file at a time.'] });
+    if (error instanceof multipartErrors.FieldsLimitError || error instanceof multipartErrors.PartsLimitError) throw badRequest(messages.invalidRequest);
+    throw error;
+  }
+  if (!jsonText) return { file, json: undefined };
+  try {
+    return { file, json: JSON.parse(jsonText) as unknown };
+  } catch {
+    throw badRequest(messages.invalidRequest, { [jsonOptions.field]: [`${jsonOptions.field} is not valid JSON.`] });
+  }
+}
