@@ -11,6 +11,7 @@ export const referenceDataMessages = {
   specialtyExists: 'This specialty already exists, please enter a different one.',
   specialtySaved: 'The specialty was saved successfully.',
   specialtyDeleted: 'The specialty was deleted successfully.',
+  specialtyInUse: (count: number) => `This specialty is assigned to ${count} organization${count === 1 ? '' : 's'} and cannot be deleted.`,
 } as const;
 
 export const NAME_MAX = 255;

@@ -1,5 +1,6 @@
 import { and, count, eq, ilike, ne, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { organizationSpecialties, reservedWords } from '../../db/schema/reference-data.ts';
 import { byName, containsPattern, findPage, type PageRequest } from '../../platform/paging.ts';
 
@@ -85,6 +86,11 @@ export async function updateSpecialty(db: DbOrTx, id: number, values: { name: st
     .where(eq(organizationSpecialties.id, id))
     .returning(specialtyColumns);
   return row;
+}
+
+export async function organizationsWithSpecialty(db: DbOrTx, id: number) {
+  const [row] = await db.select({ n: count() }).from(organizations).where(eq(organizations.organizationSpecialtyId, id));
+  return row?.n ?? 0;
 }
 
 export async function deleteSpecialty(db: DbOrTx, id: number) {

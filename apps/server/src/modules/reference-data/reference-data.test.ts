@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { referenceDataMessages as text } from '@clinicrelay/contracts/reference-data.ts';
 import { queryRows } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { useTestApp } from '../../test/app.ts';
 
 const ADMIN = 'sysadmin@example.org';
@@ -113,6 +114,15 @@ describe('organization specialties (back-office-a §7)', () => {
     expect((await t.call(ADMIN, 'GET', `${BASE}/abc`)).statusCode).toBe(400);
     const audit = await t.handle.db.select({ eventType: auditEvents.eventType }).from(auditEvents).where(eq(sql`${auditEvents.details}->>'id'`, String(id)));
     expect(audit.map((a) => a.eventType).sort()).toEqual(['SpecialtyCreated', 'SpecialtyDeleted', 'SpecialtyUpdated']);
+  });
+
+  it('keeps a specialty an organization is filed under', async () => {
+    const [lakeside] = await t.handle.db.select({ specialtyId: organizations.organizationSpecialtyId }).from(organizations).where(eq(organizations.subdomain, 'lakeside'));
+    const res = await t.call(ADMIN, 'DELETE', `${BASE}/${lakeside!.specialtyId}`);
+    expect(res.statusCode).toBe(400);
+    // Lakeside and Oakwood are both Family Medicine in the demo world.
+    expect(res.json()).toEqual({ message: text.specialtyInUse(2) });
+    expect((await t.call(ADMIN, 'GET', `${BASE}/${lakeside!.specialtyId}`)).statusCode).toBe(200);
   });
 
   it('answers system administrators only', async () => {

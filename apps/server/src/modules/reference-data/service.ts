@@ -97,6 +97,9 @@ export async function updateSpecialty(deps: ReferenceDataDeps, caller: AdminCall
 
 export async function deleteSpecialty(deps: ReferenceDataDeps, caller: AdminCaller, id: number) {
   await deps.db.transaction(async (tx) => {
+    // An organization's details need their specialty: one in use stays until no organization has it.
+    const using = await q.organizationsWithSpecialty(tx, id);
+    if (using > 0) throw badRequest(text.specialtyInUse(using));
     const row = await q.deleteSpecialty(tx, id);
     if (!row) throw notFound();
     await writeAudit(tx, { eventType: 'SpecialtyDeleted', ...auditedByAdmin(caller), details: { id, name: row.name } });
