@@ -306,6 +306,6 @@ export const organizationChoices = z.object({
   plans: z.array(planOption),
   resellers: z.array(resellerOption),
   hisps: z.array(hispOption),
-  features: z.array(text()),
+  features: z.array(z.object({ name: text(), description: text() })),
 });
 export type OrganizationChoices = z.infer<typeof organizationChoices>;

@@ -99,7 +99,7 @@ export async function setEnabledFeatures(db: DbOrTx, organizationId: string, nam
   if (features.length) await db.insert(organizationFeatures).values(features.map((f) => ({ featureId: f.id, organizationId, isEnabled: true })));
 }
 
-export const featureNamesAll = async (db: DbOrTx) => (await db.select({ name: featureToggles.name }).from(featureToggles).orderBy(asc(featureToggles.name))).map((r) => r.name);
+export const allFeatures = (db: DbOrTx) => db.select({ name: featureToggles.name, description: featureToggles.description }).from(featureToggles).orderBy(asc(featureToggles.name));
 
 export async function isGlobalFeatureOn(db: DbOrTx, name: string) {
   return (await db.$count(featureToggles, and(eq(featureToggles.name, name), eq(featureToggles.isEnabled, true)))) > 0;

@@ -137,7 +137,7 @@ async function checkInput(tx: DbOrTx, input: Input, current: q.OrganizationRow |
     // §5: only plans whose allowedUsers covers the organization's users, or unlimited (-1).
     if (plan.allowedUsers !== -1 && plan.allowedUsers < users) throw fieldError('planId', text.planTooSmall);
   }
-  const known = new Set(await q.featureNamesAll(tx));
+  const known = new Set((await q.allFeatures(tx)).map((f) => f.name));
   if (input.enabledFeatures.some((f) => !known.has(f))) throw fieldError('enabledFeatures', text.chooseFromList);
   return { planId };
 }
@@ -367,7 +367,7 @@ export async function lookUpNpi(deps: OrganizationsDeps, npi: string) {
 }
 
 export async function choices(deps: OrganizationsDeps) {
-  const [brands, types, plans, resellers, hisps, features] = await Promise.all([q.allBrands(deps.db), q.allTypes(deps.db), q.allPlans(deps.db), q.allResellers(deps.db), q.allHisps(deps.db), q.featureNamesAll(deps.db)]);
+  const [brands, types, plans, resellers, hisps, features] = await Promise.all([q.allBrands(deps.db), q.allTypes(deps.db), q.allPlans(deps.db), q.allResellers(deps.db), q.allHisps(deps.db), q.allFeatures(deps.db)]);
   return { brands, types, plans, resellers, hisps, features };
 }
 

@@ -248,7 +248,7 @@ export function DetailsFields({ form, choices, specialties, organization }: Deta
       <Checkbox.Group aria-label="Features" {...form.getInputProps('enabledFeatures')}>
         <Group>
           {choices.features.map((f) => (
-            <Checkbox key={f} value={f} label={f} />
+            <Checkbox key={f.name} value={f.name} label={f.name} description={f.description} />
           ))}
         </Group>
       </Checkbox.Group>

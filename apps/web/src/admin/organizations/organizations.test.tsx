@@ -65,7 +65,7 @@ const choices = {
   ],
   resellers: [],
   hisps: [{ id: 1, name: 'ClinicRelay HISP' }],
-  features: ['WestFaxInterface'],
+  features: [{ name: 'WestFaxInterface', description: 'WestFax fax provider accounts.' }],
 };
 const specialties = [{ id: 3, name: 'Pediatrics' }];
 
