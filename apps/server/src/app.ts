@@ -21,6 +21,7 @@ import { noScanner } from './platform/antivirus/scanner.ts';
 import { AppError, registerErrorHandling, serializeError } from './platform/errors.ts';
 import { responseSerializerCompiler, type App, type RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { sandboxCustomerMessaging } from './platform/customer-messaging.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/routes.ts';
 import { attachmentsRoutes } from './modules/attachments/routes.ts';
@@ -47,7 +48,6 @@ import { partnersRoutes } from './modules/partners/routes.ts';
 import { resellersRoutes } from './modules/resellers/routes.ts';
 import { brandsRoutes } from './modules/brands/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
-import { sandboxCustomerMessaging } from './modules/organizations/customer-messaging.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
@@ -165,6 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   intakeRoutes(app, { db, now });
   usersRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl });
   const blobs = createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey });
+  // The customer-messaging service (Intercom in the spec): only its sandbox exists (platform/customer-messaging.ts).
+  const customerMessaging = sandboxCustomerMessaging();
   attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs });
   extractionRoutes(app, { db, now });
   organizationSettingsRoutes(app, { db });
@@ -179,12 +181,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   faxAccountsRoutes(app, { db, now, provider: sandboxFaxAccountProvider });
   serviceAccountsRoutes(app, { db });
   carequalityRoutes(app, { db, now });
-  adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs: createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey }) });
+  adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging });
   partnersRoutes(app, { db, now, blobs });
   resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
   brandsRoutes(app, { db });
   contactsRoutes(app, { db });
-  organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging: sandboxCustomerMessaging() });
+  organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

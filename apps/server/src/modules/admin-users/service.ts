@@ -24,10 +24,12 @@ import { queueMail } from '../../platform/mail/outbox.ts';
 import { findRecentAttempts } from '../account/queries.ts';
 import { lockState, lockWindowStart } from '../account/service.ts';
 import { queuePasswordLinkMail, revokeSessionsOf, type PasswordLinkDeps, type PasswordLinkPurpose } from '../account/password-links.ts';
+import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
 import * as q from './queries.ts';
 
 export interface AdminUsersDeps extends PasswordLinkDeps {
   blobs: BlobStore;
+  customerMessaging: CustomerMessagingService;
 }
 
 type Preferences = UserPreferences;
@@ -293,8 +295,11 @@ export async function resetIdProof(deps: AdminUsersDeps, caller: AdminCaller, id
 // POST /api/admin/users/{id}/sync: the customer-messaging service is the sandbox until a provider is configured;
 // the sync is recorded (audit) and answered.
 export async function syncUser(deps: AdminUsersDeps, caller: AdminCaller, id: string) {
-  if (!(await q.findUser(deps.db, id))) throw notFound();
-  await audit(deps.db, caller, 'UserCustomerMessagingSync', id, { provider: 'sandbox' }, deps.now());
+  const user = await q.findUser(deps.db, id);
+  if (!user) throw notFound();
+  // No network call inside a transaction: the sync first, then its audit row.
+  const { reference } = await deps.customerMessaging.syncUser({ id: user.id, userName: user.userName, fullName: `${user.firstName} ${user.lastName}`.trim() });
+  await audit(deps.db, caller, 'UserCustomerMessagingSync', id, { provider: deps.customerMessaging.name, reference }, deps.now());
   return { message: text.syncStarted };
 }
 

@@ -18,7 +18,7 @@ import { html } from '../../platform/mail/html.ts';
 import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
-import type { CustomerMessagingService } from './customer-messaging.ts';
+import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
 import * as q from './queries.ts';

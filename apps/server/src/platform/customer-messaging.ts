@@ -4,6 +4,7 @@ export interface CustomerMessagingService {
   readonly name: string;
   readonly sandbox: boolean;
   syncOrganization(organization: { id: string; orgId: number; name: string; subdomain: string }): Promise<{ reference: string }>;
+  syncUser(user: { id: string; userName: string; fullName: string }): Promise<{ reference: string }>;
 }
 
 export function sandboxCustomerMessaging(): CustomerMessagingService & { synced: { id: string; name: string; at: Date }[] } {
@@ -15,6 +16,10 @@ export function sandboxCustomerMessaging(): CustomerMessagingService & { synced:
     syncOrganization(organization) {
       synced.push({ id: organization.id, name: organization.name, at: new Date() });
       return Promise.resolve({ reference: `sandbox-org-${organization.orgId}` });
+    },
+    syncUser(user) {
+      synced.push({ id: user.id, name: user.fullName, at: new Date() });
+      return Promise.resolve({ reference: `sandbox-user-${user.id}` });
     },
   };
 }
