@@ -50,6 +50,7 @@ import { brandsRoutes } from './modules/brands/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
+import { certificatesRoutes } from './modules/certificates/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   subscriptionsRoutes(app, { db, now });
   directoryRoutes(app, { db, now });
   referenceDataRoutes(app, { db, now });
+  certificatesRoutes(app, { db, now, masterKey: config.blobEncryptionKey });
   networksRoutes(app, { db });
   documentSourcesRoutes(app, { db });
   faxAccountsRoutes(app, { db, now, provider: sandboxFaxAccountProvider });

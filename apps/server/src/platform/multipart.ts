@@ -10,7 +10,9 @@ export interface MultipartFormOptions {
   /** Checks the part's file name before any of the file is read. */
   checkFileName?: (fileName: string) => void;
   /** The one text part that holds the entity as JSON, and the most bytes it may have. */
-  json: { field: string; maxBytes: number };
+  json?: { field: string; maxBytes: number };
+  /** Plain text parts read as they are (a form without a JSON part), each at most maxBytes. */
+  text?: { fields: readonly string[]; maxBytes: number };
   /** How many text parts a form may have in all. */
   fields: number;
 }
@@ -19,20 +21,25 @@ export interface MultipartForm {
   file: { fileName: string; bytes: Buffer } | undefined;
   /** The JSON part, parsed; undefined when the form has none. */
   json: unknown;
+  /** The plain text parts named in options.text that the form has. */
+  text: Record<string, string>;
 }
 
 /**
  * Reads an upload form (attachments, logos): one file counted as it streams, so no more than maxBytes of a larger one
- * is ever read or held, and one JSON text part. Other file parts are drained; other text parts are ignored.
+ * is ever read or held, and one JSON text part or named plain text parts. Other file parts are drained; other text
+ * parts are ignored.
  */
 export async function readMultipartForm(request: FastifyRequest, options: MultipartFormOptions): Promise<MultipartForm> {
-  const { file: fileOptions, json: jsonOptions } = options;
+  const { file: fileOptions, json: jsonOptions, text: textOptions } = options;
   let file: MultipartForm['file'];
   let jsonText: string | undefined;
+  const text: Record<string, string> = {};
+  const tooLong = (field: string) => badRequest(messages.invalidRequest, { [field]: [`${field} is too large.`] });
   const { multipartErrors } = request.server;
   try {
     // One byte over the limit reaches the count below (busboy would silently truncate at fileSize).
-    for await (const part of request.parts({ limits: { fileSize: fileOptions.maxBytes + 1, files: 1, fields: options.fields, fieldSize: jsonOptions.maxBytes } })) {
+    for await (const part of request.parts({ limits: { fileSize: fileOptions.maxBytes + 1, files: 1, fields: options.fields, fieldSize: Math.max(jsonOptions?.maxBytes ?? 0, textOptions?.maxBytes ?? 0) } })) {
       if (part.type === 'file') {
         if (part.fieldname !== fileOptions.field) {
           part.file.resume();
@@ -47,9 +54,12 @@ export async function readMultipartForm(request: FastifyRequest, options: Multip
           chunks.push(chunk);
         }
         file = { fileName: part.filename, bytes: Buffer.concat(chunks) };
-      } else if (part.fieldname === jsonOptions.field && typeof part.value === 'string') {
-        if (part.valueTruncated) throw badRequest(messages.invalidRequest, { [jsonOptions.field]: [`${jsonOptions.field} is too large.`] });
+      } else if (jsonOptions && part.fieldname === jsonOptions.field && typeof part.value === 'string') {
+        if (part.valueTruncated || Buffer.byteLength(part.value) > jsonOptions.maxBytes) throw tooLong(jsonOptions.field);
         jsonText = part.value;
+      } else if (textOptions?.fields.includes(part.fieldname) && typeof part.value === 'string') {
+        if (part.valueTruncated || Buffer.byteLength(part.value) > textOptions.maxBytes) throw tooLong(part.fieldname);
+        text[part.fieldname] = part.value;
       }
     }
   } catch (error) {
@@ -58,9 +68,9 @@ export async function readMultipartForm(request: FastifyRequest, options: Multip
     if (error instanceof multipartErrors.FieldsLimitError || error instanceof multipartErrors.PartsLimitError) throw badRequest(messages.invalidRequest);
     throw error;
   }
-  if (!jsonText) return { file, json: undefined };
+  if (!jsonText || !jsonOptions) return { file, json: undefined, text };
   try {
-    return { file, json: JSON.parse(jsonText) as unknown };
+    return { file, json: JSON.parse(jsonText) as unknown, text };
   } catch {
     throw badRequest(messages.invalidRequest, { [jsonOptions.field]: [`${jsonOptions.field} is not valid JSON.`] });
   }

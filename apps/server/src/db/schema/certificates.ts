@@ -1,0 +1,45 @@
+import { boolean, customType, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { auditColumns, organizations } from './organizations.ts';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+// The Direct certificates of this HISP (issue 12 §1, back-office-b §3 "Certificate"), imported from PKCS#12. One row
+// per name holds its current version; a re-import under the same name replaces it and increments version.
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    // From the keyUsage extension: digitalSignature → signing, keyEncipherment → encryption; none or both → both.
+    usage: text({ enum: ['signing', 'encryption', 'both'] }).notNull(),
+    subject: text().notNull(),
+    // Subject alternative names, lower-case: rfc822Name binds an address, dNSName a whole Direct domain.
+    sanEmails: text().array().notNull().default([]),
+    sanDnsNames: text().array().notNull().default([]),
+    thumbprint: text().notNull(),
+    thumbprintSha256: text().notNull(),
+    notBefore: timestamp({ withTimezone: true }).notNull(),
+    notAfter: timestamp({ withTimezone: true }).notNull(),
+    version: integer().notNull().default(1),
+    enabled: boolean().notNull().default(true),
+    certificateDer: bytea().notNull(),
+    // PKCS#8 DER under AES-256-GCM (a key derived from BLOB_ENCRYPTION_KEY); the certificate's SHA-256 is the AAD.
+    privateKeyCiphertext: bytea().notNull(),
+    privateKeyIv: bytea().notNull(),
+    privateKeyTag: bytea().notNull(),
+    // The other certificates of the PKCS#12 file (intermediates, root), DER in base64 (drivers differ on bytea[]).
+    chain: text().array().notNull().default([]),
+    ...auditColumns,
+  },
+  (t) => [index('certificates_san_emails_idx').using('gin', t.sanEmails), index('certificates_san_dns_idx').using('gin', t.sanDnsNames)],
+);
+
+// The organizations a certificate serves: those with a Direct address its SAN covers, found at import.
+export const certificateOrganizations = pgTable(
+  'certificate_organizations',
+  {
+    certificateId: uuid().notNull().references(() => certificates.id, { onDelete: 'cascade' }),
+    organizationId: uuid().notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.certificateId, t.organizationId] }), index('certificate_organizations_org_idx').on(t.organizationId)],
+);
