@@ -14,6 +14,7 @@ import { exitOnUncaughtErrors } from './platform/process.ts';
 import { terminateOcr } from './modules/extraction/ocr.ts';
 import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
+import { seedDemoCertificates } from './db/seed/demo-certificates.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 
 // Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
@@ -28,6 +29,7 @@ async function main() {
   if (seedNow) {
     await seedDemo(handle.db, config);
     await seedDemoFeatures(handle.db);
+    await seedDemoCertificates(handle.db, config.blobEncryptionKey);
     await seedDemoDirectory(handle);
     // Committed as sends with their workflows queued: the workers started below deliver them.
     await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });

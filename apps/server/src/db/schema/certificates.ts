@@ -43,3 +43,18 @@ export const certificateOrganizations = pgTable(
   },
   (t) => [primaryKey({ columns: [t.certificateId, t.organizationId] }), index('certificate_organizations_org_idx').on(t.organizationId)],
 );
+
+// Trust anchors (issue 12 §1): the certificate authorities whose Direct certificates this HISP trusts, for incoming
+// and for outgoing mail separately; a null domain applies to every Direct domain hosted here.
+export const trustAnchors = pgTable('trust_anchors', {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull(),
+  domain: text(),
+  incoming: boolean().notNull().default(true),
+  outgoing: boolean().notNull().default(true),
+  subject: text().notNull(),
+  thumbprintSha256: text().notNull().unique(),
+  notAfter: timestamp({ withTimezone: true }).notNull(),
+  certificateDer: bytea().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -7,6 +7,7 @@ import { runOnce } from '../../platform/workflows/runner.ts';
 import { openDatabase } from '../client.ts';
 import { demoSignInLines, seedDemo, seedDemoFeatures } from './demo.ts';
 import { seedDemoDirectory } from './demo-directory.ts';
+import { seedDemoCertificates } from './demo-certificates.ts';
 import { seedDemoMessages } from './demo-messages.ts';
 
 // `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent),
@@ -22,6 +23,7 @@ try {
   await handle.migrate();
   await seedDemo(handle.db, config);
   await seedDemoFeatures(handle.db);
+  await seedDemoCertificates(handle.db, config.blobEncryptionKey);
   const directory = await seedDemoDirectory(handle);
   if (directory) console.log(`Demo directory: ${directory} generated NPPES entries loaded.`);
   const now = () => new Date();

@@ -66,6 +66,11 @@ export async function checkCertificateFile(bytes: Uint8Array, password: string, 
     if (error.reason === 'wrongPassword') throw badRequest(text.wrongPassword, { password: [text.wrongPassword] });
     throw fileError(error.reason === 'unsupported' ? text.unsupportedEncryption : text.notAPkcs12);
   });
+  return checkCertificate(contents, now);
+}
+
+/** The same checks on keys and certificates from elsewhere (the demo world's, made by its certificate authority). */
+export function checkCertificate(contents: { privateKeys: KeyObject[]; certificates: Buffer[] }, now: Date): CheckedCertificate {
   const [privateKey, ...otherKeys] = contents.privateKeys;
   if (!privateKey) throw fileError(text.noPrivateKey);
   if (contents.certificates.length === 0) throw fileError(text.noCertificate);

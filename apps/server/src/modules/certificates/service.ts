@@ -5,7 +5,7 @@ import type { Database, DbOrTx } from '../../db/client.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import type { AdminCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { checkCertificateFile } from './certificate-file.ts';
+import { checkCertificateFile, type CheckedCertificate } from './certificate-file.ts';
 import { openPrivateKey, sealPrivateKey } from './private-keys.ts';
 import * as q from './queries.ts';
 
@@ -59,18 +59,14 @@ export async function getCertificate(deps: CertificatesDeps, name: string) {
   return detail(deps.db, row);
 }
 
-const nameTaken = () => badRequest(text.nameTaken, { name: [text.nameTaken] });
-
-// back-office-b §7: useExistingName is set when editing and replaces the certificate of that name (its next version);
-// without it the name must be new. A re-import is enabled, as a new Key Vault version is.
-export async function uploadCertificate(deps: CertificatesDeps, caller: AdminCaller, upload: CertificateUpload) {
-  const existing = await q.findByName(deps.db, upload.name);
-  if (existing && !upload.useExistingName) throw nameTaken();
-  if (!existing && upload.useExistingName) throw notFound();
-  const checked = await checkCertificateFile(upload.file.bytes, upload.password, deps.now());
-  const sealed = sealPrivateKey(deps.masterKey, checked.privateKey, checked.der);
+/**
+ * A checked certificate and its key, stored under a name (the key sealed), linked to the organizations its SAN names;
+ * replacing the row `replacing` when given. The id, or undefined when the name was taken meanwhile.
+ */
+export async function storeCertificate(tx: DbOrTx, masterKey: Uint8Array, name: string, checked: CheckedCertificate, userId: string | null, replacing?: string) {
+  const sealed = sealPrivateKey(masterKey, checked.privateKey, checked.der);
   const values: q.CertificateValues = {
-    name: upload.name,
+    name,
     usage: checked.usage,
     subject: checked.subject,
     sanEmails: checked.sanEmails,
@@ -85,17 +81,28 @@ export async function uploadCertificate(deps: CertificatesDeps, caller: AdminCal
     privateKeyIv: sealed.iv,
     privateKeyTag: sealed.tag,
     chain: checked.chain.map((der) => der.toString('base64')),
-    modifiedBy: caller.session.userId,
+    modifiedBy: userId,
   };
+  let id = replacing;
+  if (id) await q.replaceCertificate(tx, id, values);
+  else id = (await q.insertCertificate(tx, { ...values, createdBy: userId }))?.id;
+  if (id) await q.linkOrganizations(tx, id, { emails: checked.sanEmails, dnsNames: checked.sanDnsNames });
+  return id;
+}
+
+const nameTaken = () => badRequest(text.nameTaken, { name: [text.nameTaken] });
+
+// back-office-b §7: useExistingName is set when editing and replaces the certificate of that name (its next version);
+// without it the name must be new. A re-import is enabled, as a new Key Vault version is.
+export async function uploadCertificate(deps: CertificatesDeps, caller: AdminCaller, upload: CertificateUpload) {
+  const existing = await q.findByName(deps.db, upload.name);
+  if (existing && !upload.useExistingName) throw nameTaken();
+  if (!existing && upload.useExistingName) throw notFound();
+  const checked = await checkCertificateFile(upload.file.bytes, upload.password, deps.now());
   await deps.db.transaction(async (tx) => {
-    let id = existing?.id;
-    if (id) await q.replaceCertificate(tx, id, values);
-    else {
-      id = (await q.insertCertificate(tx, { ...values, createdBy: caller.session.userId }))?.id;
-      // Someone else imported the name a moment ago.
-      if (!id) throw nameTaken();
-    }
-    await q.linkOrganizations(tx, id, { emails: checked.sanEmails, dnsNames: checked.sanDnsNames });
+    const id = await storeCertificate(tx, deps.masterKey, upload.name, checked, caller.session.userId, existing?.id);
+    // Someone else imported the name a moment ago.
+    if (!id) throw nameTaken();
     await writeAudit(tx, {
       eventType: existing ? 'CertificateReplaced' : 'CertificateImported',
       ...auditedByAdmin(caller),

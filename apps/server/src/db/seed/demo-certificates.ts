@@ -1,0 +1,37 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../client.ts';
+import { trustAnchors } from '../schema/certificates.ts';
+import { documentSources } from '../schema/document-sources.ts';
+import { checkCertificate } from '../../modules/certificates/certificate-file.ts';
+import { storeCertificate } from '../../modules/certificates/service.ts';
+import { createCertificateAuthority, issueDirectCertificate } from '../../platform/direct/certificate-authority.ts';
+
+export const DEMO_CA_NAME = 'ClinicRelay Demo CA';
+
+// Issue 12 §1: the demo world's certificate authority, trusted for incoming and outgoing mail, and a certificate for
+// each of its Direct addresses (signing and encryption), so another installation can be introduced to this one by
+// trusting this anchor. Its private key is not kept: an address added later gets its certificate by import.
+// Idempotent: nothing happens once the anchor exists.
+export async function seedDemoCertificates(db: Database, masterKey: Uint8Array, now = new Date()): Promise<void> {
+  const [existing] = await db.select({ id: trustAnchors.id }).from(trustAnchors).where(eq(trustAnchors.name, DEMO_CA_NAME));
+  if (existing) return;
+  const ca = await createCertificateAuthority({ commonName: DEMO_CA_NAME, organization: 'ClinicRelay demo world', validDays: 3650 });
+  const addresses = await db.select({ fullAddress: documentSources.fullAddress }).from(documentSources).where(eq(documentSources.type, 'Direct'));
+  // Key generation is the slow part: outside the transaction.
+  const issued = await Promise.all(addresses.map(async ({ fullAddress }) => ({ fullAddress, leaf: await issueDirectCertificate(ca, { address: fullAddress, usage: 'both', validDays: 825 }) })));
+  const caDer = Buffer.from(ca.certificateDer);
+  await db.transaction(async (tx) => {
+    await tx.insert(trustAnchors).values({
+      name: DEMO_CA_NAME,
+      subject: new X509Certificate(caDer).subject,
+      thumbprintSha256: createHash('sha256').update(caDer).digest('hex').toUpperCase(),
+      notAfter: new Date(new X509Certificate(caDer).validTo),
+      certificateDer: caDer,
+    });
+    for (const { fullAddress, leaf } of issued) {
+      const checked = checkCertificate({ privateKeys: [leaf.privateKey], certificates: [Buffer.from(leaf.certificateDer), caDer] }, now);
+      await storeCertificate(tx, masterKey, `demo-${fullAddress}`, checked, null);
+    }
+  });
+}
