@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Button, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -107,6 +108,20 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
   };
 
   const subject = { id: organization?.id ?? '', name: organization?.name ?? '', subdomain: organization?.subdomain ?? '' };
+  // What each tab shows; the tabs past details and contact exist once the organization has an id (`visible`).
+  const panels: Record<Tab, ReactNode> = {
+    details: <DetailsFields form={form} choices={choices} specialties={specialties} organization={organization} />,
+    contact: <ContactFields form={form} />,
+    efax: <EfaxTab organization={subject} />,
+    westfax: <WestfaxTab organization={subject} />,
+    direct: <DirectTab organization={subject} />,
+    settings: organization && <SettingsTab organization={organization} />,
+    serviceaccount: <ServiceAccountsTab organization={subject} />,
+    carequality: <CarequalityTab organization={subject} />,
+    qhin: <QhinTab organization={subject} />,
+    info: organization && <InfoTab organization={organization} />,
+    ipaddresses: <IpAddressesTab organization={subject} />,
+  };
   return (
     <Stack>
       <Title order={1}>{organization ? organization.name : 'Add organization'}</Title>
@@ -119,45 +134,11 @@ function OrganizationEditor({ organization, choices, specialties }: EditorProps)
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        <Tabs.Panel value="details" pt="md">
-          <DetailsFields form={form} choices={choices} specialties={specialties} organization={organization} />
-        </Tabs.Panel>
-        <Tabs.Panel value="contact" pt="md">
-          <ContactFields form={form} />
-        </Tabs.Panel>
-        {organization && (
-          <>
-            <Tabs.Panel value="efax" pt="md">
-              <EfaxTab organization={subject} />
-            </Tabs.Panel>
-            {westfax && (
-              <Tabs.Panel value="westfax" pt="md">
-                <WestfaxTab organization={subject} />
-              </Tabs.Panel>
-            )}
-            <Tabs.Panel value="direct" pt="md">
-              <DirectTab organization={subject} />
-            </Tabs.Panel>
-            <Tabs.Panel value="settings" pt="md">
-              <SettingsTab organization={organization} />
-            </Tabs.Panel>
-            <Tabs.Panel value="serviceaccount" pt="md">
-              <ServiceAccountsTab organization={subject} />
-            </Tabs.Panel>
-            <Tabs.Panel value="carequality" pt="md">
-              <CarequalityTab organization={subject} />
-            </Tabs.Panel>
-            <Tabs.Panel value="qhin" pt="md">
-              <QhinTab organization={subject} />
-            </Tabs.Panel>
-            <Tabs.Panel value="info" pt="md">
-              <InfoTab organization={organization} />
-            </Tabs.Panel>
-            <Tabs.Panel value="ipaddresses" pt="md">
-              <IpAddressesTab organization={subject} />
-            </Tabs.Panel>
-          </>
-        )}
+        {visible.map((t) => (
+          <Tabs.Panel key={t} value={t} pt="md">
+            {panels[t]}
+          </Tabs.Panel>
+        ))}
       </Tabs>
       <Group justify="flex-end">
         <Button variant="default" onClick={() => void navigate(list)}>
