@@ -57,7 +57,9 @@ test('a system administrator adds a reporting user, finds, edits, disables and e
   await disable.waitFor({ state: 'hidden' });
   // Disabled users leave the list until it is asked to show them.
   await page.getByText('There are no results matching your criteria.').waitFor();
-  await page.getByRole('switch', { name: 'Show disabled' }).check();
+  // The switch follows the URL: it shows checked once the list's state says so, a moment after the click.
+  await page.getByRole('switch', { name: 'Show disabled' }).click();
+  await expect.poll(() => page.getByRole('switch', { name: 'Show disabled' }).isChecked()).toBe(true);
   await row.getByRole('cell', { name: 'No', exact: true }).waitFor();
   await page.getByRole('button', { name: `More actions for ${userName}` }).click();
   await page.getByRole('menuitem', { name: 'Enable' }).click();
