@@ -45,7 +45,7 @@ test('a system administrator sees the demo certificates and imports a PKCS#12 fi
   await chooser.setFiles({ name: 'frontdesk.pfx', mimeType: 'application/x-pkcs12', buffer: pkcs12For('lakeside.direct.example.org', 'secret-pass') });
   await add.getByLabel('Password', { exact: true }).fill('wrong-pass');
   await add.getByRole('button', { name: 'Save' }).click();
-  await add.getByText(/password/i).first().waitFor();
+  await add.getByText('The password is wrong for this certificate file.').waitFor();
   await add.getByLabel('Password', { exact: true }).fill('secret-pass');
   await screenshot(page, 'admin-certificate-add');
   await expectNoAxeViolations(page, 'certificate-add');
