@@ -19,6 +19,12 @@ describe('sidebar navigation', () => {
     expect(labels(['Administrator'])).toEqual(['Dashboard', 'Intake', 'Release']);
   });
 
+  it("shows a network's administrators their network, and no one else", () => {
+    const network = (isNetworkAdmin: boolean) => visibleNavigation(['Administrator'], new Set(), navigation, isNetworkAdmin).flatMap((g) => g.entries.map((e) => e.label));
+    expect(network(true)).toEqual(['Dashboard', 'Intake', 'Release', 'Network']);
+    expect(network(false)).not.toContain('Network');
+  });
+
   it('shows reporting admins only the messaging dashboard, reports and sift metrics', () => {
     expect(labels(['SysAdminReporting'])).toEqual(['Messaging dashboard', 'Reports', 'Sift metrics']);
   });
