@@ -187,3 +187,22 @@ test('a system administrator edits an organization’s details and deletes it', 
   await page.getByText('The organization was deleted successfully.').waitFor();
   await page.getByText('There are no results matching your criteria.').waitFor();
 });
+
+test('every tab of an organization opens, readable and accessible', { timeout: 90_000 }, async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'sysadmin@example.org');
+  await page.goto('/admin/organizations');
+  await search(page, 'Lakeside');
+  await page.getByRole('button', { name: 'Edit Lakeside Family Medicine' }).click();
+  await expectHeading(page, 'Lakeside Family Medicine');
+  for (const tab of ['Primary Contact', 'eFax', 'Direct', 'Settings', 'Service Accounts', 'Carequality', 'QHIN', 'Info', 'IP Addresses']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect.poll(() => page.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tabpanel').waitFor();
+    const name = tab.toLowerCase().replaceAll(' ', '-');
+    await screenshot(page, `admin-organization-tab-${name}`);
+    await expectNoAxeViolations(page, `organization-tab-${name}`);
+  }
+  await page.getByRole('tab', { name: 'Direct' }).click();
+  await rowsOf(page).filter({ hasText: 'intake@lakeside.direct.example.org' }).getByText('Activated').waitFor();
+});
