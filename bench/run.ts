@@ -1,5 +1,6 @@
 // `npm run bench`: each figure is printed beside its reference baseline measured in the same run,
 // so the ratio means something on a noisy machine. `npm run bench -- files first-load` runs only those.
+import { directSmimeBenchmarks } from './direct-smime.ts';
 import { directoryBenchmarks } from './directory.ts';
 import { extractionBenchmarks } from './extraction.ts';
 import { filesBenchmarks } from './files.ts';
@@ -16,6 +17,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   files: filesBenchmarks,
   'first-load': firstLoadBenchmarks,
   directory: directoryBenchmarks,
+  'direct-smime': directSmimeBenchmarks,
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));

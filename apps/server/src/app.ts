@@ -28,6 +28,7 @@ import { attachmentsRoutes } from './modules/attachments/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { conversationsRoutes } from './modules/conversations/routes.ts';
 import { deliveryRoutes } from './modules/delivery/routes.ts';
+import { createDirectDeps } from './transports/direct/direct-deps.ts';
 import { deliverySummaryRoutes } from './modules/delivery-summary/routes.ts';
 import { extractionRoutes } from './modules/extraction/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -51,6 +52,7 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
+import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
@@ -162,10 +164,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
-  deliveryRoutes(app, { db, now, faxProvider: config.faxProvider });
   intakeRoutes(app, { db, now });
   usersRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl });
   const blobs = createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey });
+  deliveryRoutes(app, { db, now, faxProvider: config.faxProvider, direct: createDirectDeps({ config, db, blobs, now }) });
   // The customer-messaging service (Intercom in the spec): only its sandbox exists (platform/customer-messaging.ts).
   const customerMessaging = sandboxCustomerMessaging();
   attachmentsRoutes(app, { db, now, scanner, files: sharedWorkerPool(config.fileWorkers), blobs });
@@ -178,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   directoryRoutes(app, { db, now });
   referenceDataRoutes(app, { db, now });
   certificatesRoutes(app, { db, now, masterKey: config.blobEncryptionKey });
+  trustAnchorsRoutes(app, { db, now });
   networksRoutes(app, { db });
   documentSourcesRoutes(app, { db });
   faxAccountsRoutes(app, { db, now, provider: sandboxFaxAccountProvider });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
@@ -62,6 +63,8 @@ const schema = z.object({
     })
     .optional(),
   DEMO_PASSWORD: z.string().min(8).max(128).default(DEFAULT_DEMO_PASSWORD),
+  // Which demo world a first start seeds: 'peer' is `npm run demo:peer`'s second installation (db/seed/demo-peer.ts).
+  DEMO_WORLD: z.enum(['main', 'peer']).default('main'),
   // A boolean trusted the first X-Forwarded-For entry, which the client writes: refused, not reinterpreted.
   TRUST_PROXY: z
     .string()
@@ -86,6 +89,38 @@ const schema = z.object({
   FILE_WORKER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   // Only the sandbox provider exists so far: it never sends a real fax.
   FAX_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // Direct over SMTP (issue 12). The listener's port ('off' disables it); default 2525 (development/test), 25 (production).
+  DIRECT_SMTP_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+  DIRECT_SMTP_HOST: z.string().max(200).optional(),
+  // The name this HISP gives itself in EHLO, Message-IDs and MDNs' Reporting-UA; default PUBLIC_URL's host, else the machine's.
+  DIRECT_HOSTNAME: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name').optional(),
+  // STARTTLS certificate and key (PEM files); unset, smtp-server's built-in self-signed pair (S/MIME protects the content anyway).
+  DIRECT_TLS_CERT_FILE: z.string().max(4000).optional(),
+  DIRECT_TLS_KEY_FILE: z.string().max(4000).optional(),
+  // DNS servers for CERT, SRV and MX lookups (host or host:port, comma-separated); default the system's.
+  DIRECT_DNS_SERVERS: z
+    .string()
+    .max(2000)
+    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .optional(),
+  // Per-domain smarthosts instead of MX: 'peer.example.org=127.0.0.1:2526,*=relay.example.net:25'.
+  DIRECT_SMARTHOSTS: z
+    .string()
+    .max(4000)
+    .transform((v, ctx) => {
+      const routes = parseSmarthosts(v);
+      if (typeof routes === 'string') {
+        ctx.addIssue({ code: 'custom', message: routes });
+        return z.NEVER;
+      }
+      return routes;
+    })
+    .optional(),
+  DIRECT_MDN_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  // Strict mode refuses 3DES content encryption from other HISPs (AES only).
+  DIRECT_STRICT_MODE: z.enum(['true', 'false']).default('true'),
+  DIRECT_CONTENT_CIPHER: z.enum(['aes-128-cbc', 'aes-256-cbc']).default('aes-256-cbc'),
+  DIRECT_MAX_MESSAGE_MB: z.coerce.number().int().min(1).max(200).default(50),
   // clamd scanning uploads; unset: uploads are not scanned (health says so).
   CLAMD_URL: z
     .string()
@@ -109,6 +144,7 @@ export interface Config {
   smtp: SmtpSettings | undefined;
   mailFrom: MailAddress;
   demoPassword: string;
+  demoWorld: 'main' | 'peer';
   // Fastify's trustProxy: false, the trusted proxies' addresses, or a hop count as a function (Fastify
   // trusts nothing for a plain number); the client IP is the address the nearest untrusted hop gave.
   trustProxy: false | string[] | ((address: string, hop: number) => boolean);
@@ -121,6 +157,38 @@ export interface Config {
   fileWorkers: { size: number; memoryMb: number; timeoutMs: number };
   faxProvider: 'sandbox';
   clamd: ClamdAddress | undefined;
+  direct: DirectConfig;
+}
+
+export interface SmtpRoute {
+  host: string;
+  port: number;
+}
+
+export interface DirectConfig {
+  // null: no SMTP listener.
+  smtpPort: number | null;
+  smtpHost: string;
+  hostname: string;
+  tls: { certFile: string; keyFile: string } | undefined;
+  dnsServers: string[] | undefined;
+  // Lower-case domain (or '*') → where mail for it goes instead of its MX.
+  smarthosts: Map<string, SmtpRoute>;
+  mdnTimeoutMinutes: number;
+  strictMode: boolean;
+  contentCipher: 'aes-128-cbc' | 'aes-256-cbc';
+  maxMessageBytes: number;
+}
+
+// 'domain=host:port' pairs, comma-separated; the error text when one is not.
+export function parseSmarthosts(value: string): Map<string, SmtpRoute> | string {
+  const routes = new Map<string, SmtpRoute>();
+  for (const pair of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(\*|[A-Za-z0-9.-]+)=([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(pair);
+    if (!match || Number(match[3]) > 65535) return `"${pair}" is not domain=host:port`;
+    routes.set(match[1]!.toLowerCase(), { host: match[2]!.replace(/^\[|\]$/g, ''), port: Number(match[3]) });
+  }
+  return routes;
 }
 
 export class ConfigError extends Error {}
@@ -161,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: e.SMTP_URL ? { ...e.SMTP_URL, ca: e.SMTP_CA_FILE ? readCaFile(e.SMTP_CA_FILE) : undefined } : undefined,
     mailFrom: e.MAIL_FROM ?? defaultMailFrom(e.PUBLIC_URL),
     demoPassword: e.DEMO_PASSWORD,
+    demoWorld: e.DEMO_WORLD,
     trustProxy: e.TRUST_PROXY_ADDRESSES ?? (e.TRUST_PROXY_HOPS > 0 ? trustHops(e.TRUST_PROXY_HOPS) : false),
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
@@ -171,7 +240,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileWorkers: { size: e.FILE_WORKERS, memoryMb: e.FILE_WORKER_MEMORY_MB, timeoutMs: e.FILE_WORKER_TIMEOUT_SECONDS * 1000 },
     faxProvider: e.FAX_PROVIDER,
     clamd: e.CLAMD_URL ?? undefined,
+    direct: {
+      smtpPort: e.DIRECT_SMTP_PORT === 'off' ? null : (e.DIRECT_SMTP_PORT ?? (e.NODE_ENV === 'production' ? 25 : 2525)),
+      smtpHost: e.DIRECT_SMTP_HOST ?? e.HOST,
+      hostname: e.DIRECT_HOSTNAME ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : os.hostname()),
+      tls: directTls(e.DIRECT_TLS_CERT_FILE, e.DIRECT_TLS_KEY_FILE),
+      dnsServers: e.DIRECT_DNS_SERVERS,
+      smarthosts: e.DIRECT_SMARTHOSTS ?? new Map<string, SmtpRoute>(),
+      mdnTimeoutMinutes: e.DIRECT_MDN_TIMEOUT_MINUTES,
+      strictMode: e.DIRECT_STRICT_MODE === 'true',
+      contentCipher: e.DIRECT_CONTENT_CIPHER,
+      maxMessageBytes: e.DIRECT_MAX_MESSAGE_MB * 1024 * 1024,
+    },
   };
+}
+
+function directTls(certFile: string | undefined, keyFile: string | undefined) {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new ConfigError('Invalid configuration:\n  DIRECT_TLS_CERT_FILE and DIRECT_TLS_KEY_FILE: set both or neither.');
+  return { certFile, keyFile };
 }
 
 function readCaFile(file: string): string {

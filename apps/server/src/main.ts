@@ -15,7 +15,9 @@ import { terminateOcr } from './modules/extraction/ocr.ts';
 import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { seedDemoCertificates } from './db/seed/demo-certificates.ts';
+import { makePeerWorld } from './db/seed/demo-peer.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
+import { startDirectOperations } from './transports/direct/operations.ts';
 
 // Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
 // → workers.
@@ -28,19 +30,22 @@ async function main() {
   const now = () => new Date();
   if (seedNow) {
     await seedDemo(handle.db, config);
+    if (config.demoWorld === 'peer') await makePeerWorld(handle.db);
     await seedDemoFeatures(handle.db);
     await seedDemoCertificates(handle.db, config.blobEncryptionKey);
     await seedDemoDirectory(handle);
-    // Committed as sends with their workflows queued: the workers started below deliver them.
-    await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
+    // Committed as sends with their workflows queued: the workers started below deliver them. The peer starts empty.
+    if (config.demoWorld === 'main') await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   }
   const app = await buildApp({ config, db: handle.db, now });
   exitOnUncaughtErrors(app.log);
   // Set after listen; a signal during start-up has none to stop.
   let workers: Workers | undefined = undefined;
+  let direct: Awaited<ReturnType<typeof startDirectOperations>> | undefined = undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await direct?.stop();
     await workers?.stop();
     await terminateOcr();
     await handle.close();
@@ -57,6 +62,7 @@ async function main() {
     logger: app.log.child({ module: 'workflows' }),
     now,
   });
+  direct = await startDirectOperations({ config, db: handle.db, now, logger: app.log.child({ module: 'direct' }), listen: true });
   // Files left by a process killed between writing a blob and committing its row.
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: app.log.child({ module: 'blob-sweep' }) });
   // Said at every start, like in /api/health, so running without a virus scanner is never a surprise.
@@ -65,6 +71,7 @@ async function main() {
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
   lines.push(config.smtp ? `Mail is sent through ${describeSmtp(config.smtp)}` : `Mail is written as .eml files to ${outboxDirOf(config.dataDir)} (SMTP_URL is not set)`);
+  if (direct.listener) lines.push(`Direct (S/MIME over SMTP) is received on port ${direct.listener.port} as ${config.direct.hostname}`);
   if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword));
   console.log(lines.join('\n'));
 }

@@ -6,6 +6,7 @@ import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
 import { exitOnUncaughtErrors } from './platform/process.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers } from './platform/workflows/runner.ts';
+import { startDirectOperations } from './transports/direct/operations.ts';
 
 // `npm run worker`: a process that only runs workflows, beside the server processes on the same
 // PostgreSQL (same configuration and keys). config → database → migrations → workers.
@@ -28,8 +29,11 @@ async function main() {
     now,
   });
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: log.child({ module: 'blob-sweep' }) });
+  // The SMTP listener belongs to the server processes; the notification sweep and bundle refresh run here too.
+  const direct = await startDirectOperations({ config, db: handle.db, now, logger: log.child({ module: 'direct' }), listen: false });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
+    await direct.stop();
     await workers.stop();
     await handle.close();
     process.exit(0);

@@ -49,12 +49,52 @@ export const sendModelStateKeys = {
   attachmentField: (attachmentId: string, field: 'documentType' | 'documentDate' | 'confidentiality') => `attachments.${attachmentId}.${field}`,
 } as const;
 
+// A Direct recipient's stages over SMTP (issue 12 §4), from the send workflow and the MDNs that come back.
+export const deliveryStage = z.enum(['Queued', 'Sent', 'Processed', 'Dispatched', 'Failed']);
+export type DeliveryStage = z.infer<typeof deliveryStage>;
+export const deliveryStageLabels: Record<DeliveryStage, string> = {
+  Queued: 'Queued',
+  Sent: 'Sent (accepted by the recipient’s mail server)',
+  Processed: 'Processed (the recipient’s HISP decrypted and trusted it)',
+  Dispatched: 'Dispatched (delivered to the recipient)',
+  Failed: 'Failed',
+};
+
+// POST /api/messages/recipients/check (not in the spec; issue 12 §4): before sending, what each To address is, in
+// plain words, instead of an opaque "NoTrustedRecipients" after the fact.
+export const recipientCheckStatus = z.enum(['Hosted', 'Trusted', 'NoCertificate', 'Untrusted', 'Expired', 'Fax', 'Invalid']);
+export type RecipientCheckStatus = z.infer<typeof recipientCheckStatus>;
+export const recipientCheckRequest = z.object({ addresses: z.array(text().max(320)).min(1).max(50) });
+export const recipientCheck = z.object({
+  address: text(),
+  status: recipientCheckStatus,
+  // A sentence shown as is: 'Hosted on this installation', 'No certificate found (DNS and LDAP tried)', …
+  text: text(),
+  // Whether a message to this address can be sent (hosted, trusted or fax).
+  deliverable: z.boolean(),
+});
+export const recipientCheckResult = z.object({ recipients: z.array(recipientCheck) });
+export type RecipientCheck = z.infer<typeof recipientCheck>;
+export const recipientCheckTexts: Record<RecipientCheckStatus, string> = {
+  Hosted: 'Hosted on this installation',
+  Trusted: 'Trusted Direct address',
+  NoCertificate: 'No certificate found for this address (DNS and LDAP tried)',
+  Untrusted: 'Certificate found, but not issued by a trusted authority',
+  Expired: 'Certificate found, but it has expired',
+  Fax: 'Fax number',
+  Invalid: 'Not a valid Direct address or fax number',
+};
+
 // The texts delivery writes as a recipient's reason (the sender's per-recipient status).
 export const deliveryReasons = {
   awaitingDirectTransport: sendNotices.directOutsideInstallation,
   deliveredHere: 'Delivered to an organization on this installation',
   sandboxFaxDelivered: 'Delivered by the sandbox fax provider (no real fax was sent)',
   sandboxFaxDeliveredHere: 'Delivered by the sandbox fax provider to an organization on this installation (no real fax was sent)',
+  directSent: 'Sent over Direct; waiting for the recipient’s delivery notification',
+  directProcessed: 'Processed by the recipient’s HISP; waiting for delivery to the recipient',
+  directDispatched: 'Delivered to the recipient (Direct delivery notification received)',
+  noNotification: 'No delivery notification received',
 } as const;
 
 // Reasons that mean the delivery was only simulated; 'Awaiting Direct transport' is how rows written before

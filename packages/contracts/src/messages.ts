@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryStage } from './delivery.ts';
 import { jsonValue, text } from './text.ts';
 
 // User-visible texts of end-user §5 and §8 for Release, exactly as the spec words them.
@@ -144,6 +145,8 @@ export const delivery = z.object({
   // deliveryStatusDetail), and whether the delivery was only simulated (the sandbox fax provider).
   statusDetail: text(),
   isSimulated: z.boolean(),
+  // Direct over SMTP (issue 12 §4): queued → sent → processed → dispatched, or failed with the reason, oldest first.
+  timeline: z.array(z.object({ stage: deliveryStage, at: text(), detail: text().nullable() })),
 });
 
 // The Message of end-user §3 as GET /api/messages/{id} returns it.

@@ -19,12 +19,15 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     BLOB_ENCRYPTION_KEY: 'dGVzdC1ibG9iLWtleS10ZXN0LWJsb2Ita2V5LXRlc3QtYmxvYi1rZXkhIQ==',
     WEB_DIST_DIR: path.join(os.tmpdir(), 'clinicrelay-no-web'),
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    // Certificate discovery never leaves the machine in tests: a closed loopback port answers at once.
+    DIRECT_DNS_SERVERS: '127.0.0.1:9',
     ...overrides,
   });
 }
 
 export interface TestContext {
   app: App;
+  config: Config;
   handle: DatabaseHandle;
   clock: { now: Date };
   // Signs a demo user in and returns the token pair.
@@ -38,7 +41,8 @@ export interface TestContext {
 export async function createTestApp(options: { config?: Record<string, string> } = {}): Promise<TestContext> {
   const handle = await createTestDatabase();
   const clock = { now: new Date() };
-  const app = await buildApp({ config: testConfig(options.config), db: handle.db, now: () => clock.now, logger: false });
+  const config = testConfig(options.config);
+  const app = await buildApp({ config, db: handle.db, now: () => clock.now, logger: false });
   await app.ready();
   // Per user: the access token and the test clock when it was issued.
   const tokens = new Map<string, { token: string; issuedAt: number }>();
@@ -51,6 +55,7 @@ export async function createTestApp(options: { config?: Record<string, string> }
   };
   return {
     app,
+    config,
     handle,
     clock,
     login,

@@ -41,10 +41,11 @@ export type InboundPatient = Omit<typeof patients.$inferInsert, 'id' | 'messageI
 export interface InboundCopy {
   organizationId: string;
   sourceType: 'Direct' | 'Fax' | 'DeliverySummary';
-  // The sent message and the recipient address it was sent to (the copy's To).
-  sentMessageId: string;
+  // The sent message (null when it came from another HISP) and the recipient address it was sent to (the copy's To).
+  sentMessageId: string | null;
   recipient: string;
-  // What names this copy once; by default the sent message and recipient (one copy per delivery).
+  // What names this copy once; by default the sent message and recipient (one copy per delivery). Required from
+  // another HISP, where it is made of the message's Message-ID.
   deliveryKey?: string;
   fromAddress: string;
   subject: string;
@@ -72,7 +73,7 @@ const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.first
 // Delivered in the same transaction, so the copy and its record commit together.
 export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { deliveryId?: string; reason?: string } = {}): Promise<string> {
   const now = deps.now();
-  const deliveryKey = copy.deliveryKey ?? `${copy.sentMessageId}:${copy.recipient}`;
+  const deliveryKey = copy.deliveryKey ?? `${copy.sentMessageId ?? 'unknown'}:${copy.recipient}`;
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`receive:${deliveryKey}`}))`);
     const [existing] = await tx

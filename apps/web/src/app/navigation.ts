@@ -45,6 +45,7 @@ export const navigation: readonly NavigationEntry[] = [
   { label: 'Workflows', path: '/admin/workflows', roles: SYS_ADMIN, group: 'Messaging' },
   { label: 'Message routing rules', path: '/admin/messageroutingrules', roles: SYS_ADMIN, group: 'Messaging' },
   { label: 'Certificates', path: '/admin/certificates', roles: SYS_ADMIN, group: 'Messaging' },
+  { label: 'Trust anchors', path: '/admin/trust-anchors', roles: SYS_ADMIN, group: 'Messaging' },
   { label: 'Directory', path: '/admin/directory', roles: SYS_ADMIN, group: 'Messaging' },
   { label: 'Directory downloads', path: '/admin/directorydownloads', roles: SYS_ADMIN, group: 'Messaging' },
   { label: 'Health referral regions', path: '/admin/healthreferralregions', roles: SYS_ADMIN, group: 'Messaging' },

@@ -66,6 +66,7 @@ const OrganizationsPage = lazyPage(() => import('../admin/organizations/organiza
 const OrganizationEditPage = lazyPage(() => import('../admin/organizations/organization-edit-page.tsx').then((m) => m.OrganizationEditPage));
 const UsersPage = lazyPage(() => import('../admin/users/users-page.tsx').then((m) => m.UsersPage));
 const CertificatesPage = lazyPage(() => import('../admin/certificates/certificates-page.tsx').then((m) => m.CertificatesPage));
+const TrustAnchorsPage = lazyPage(() => import('../admin/trust-anchors/trust-anchors-page.tsx').then((m) => m.TrustAnchorsPage));
 const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
 const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
@@ -165,6 +166,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'admin/organizations/:id', handle: OrganizationEditPage.handle, element: <RequireRoles roles={SYS_ADMIN}><OrganizationEditPage /></RequireRoles> },
               { path: 'admin/users', handle: UsersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><UsersPage /></RequireRoles> },
               { path: 'admin/certificates', handle: CertificatesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><CertificatesPage /></RequireRoles> },
+              { path: 'admin/trust-anchors', handle: TrustAnchorsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><TrustAnchorsPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

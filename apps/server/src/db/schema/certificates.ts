@@ -49,12 +49,31 @@ export const certificateOrganizations = pgTable(
 export const trustAnchors = pgTable('trust_anchors', {
   id: uuid().primaryKey().defaultRandom(),
   name: text().notNull(),
+  // Set when the anchor came from a trust bundle: the bundle's refresh replaces its anchors.
+  bundleId: uuid().references(() => trustBundles.id, { onDelete: 'cascade' }),
   domain: text(),
   incoming: boolean().notNull().default(true),
   outgoing: boolean().notNull().default(true),
   subject: text().notNull(),
-  thumbprintSha256: text().notNull().unique(),
+  thumbprintSha256: text().notNull(),
   notAfter: timestamp({ withTimezone: true }).notNull(),
   certificateDer: bytea().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+// Trust bundles (issue 12 §1): a PKCS#7 file of anchors (the DirectTrust and other communities publish them), imported
+// from a file or fetched from a URL every refreshIntervalMinutes; its anchors are trust_anchors rows with its id.
+export const trustBundles = pgTable('trust_bundles', {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull().unique(),
+  url: text(),
+  domain: text(),
+  incoming: boolean().notNull().default(true),
+  outgoing: boolean().notNull().default(true),
+  refreshIntervalMinutes: integer().notNull().default(1440),
+  // SHA-256 of the last bundle read, so an unchanged download does not rewrite the anchors.
+  checksum: text(),
+  lastRefreshedAt: timestamp({ withTimezone: true }),
+  lastError: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

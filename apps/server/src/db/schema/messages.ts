@@ -212,11 +212,32 @@ export const deliveries = pgTable(
     reason: text(),
     // The inbound copy in the receiving organization, when delivered on this installation.
     deliveredMessageId: uuid(),
+    // Direct over SMTP: the Message-ID sent to this recipient (MDNs name it), and when its MDN is overdue.
+    directMessageId: text(),
+    notificationDueAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp({ withTimezone: true }),
   },
-  (t) => [unique('deliveries_recipient_unique').on(t.messageId, t.recipient)],
+  (t) => [
+    unique('deliveries_recipient_unique').on(t.messageId, t.recipient),
+    index('deliveries_direct_message_idx').on(t.directMessageId),
+    index('deliveries_notification_due_idx').on(t.notificationDueAt),
+  ],
+);
+
+// A recipient's timeline (issue 12 §4): queued → sent → processed → dispatched, or failed with the reason.
+export const deliveryEvents = pgTable(
+  'delivery_events',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    deliveryId: uuid().notNull().references(() => deliveries.id, { onDelete: 'cascade' }),
+    organizationId: uuid().notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    stage: text({ enum: ['Queued', 'Sent', 'Processed', 'Dispatched', 'Failed'] }).notNull(),
+    detail: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('delivery_events_delivery_idx').on(t.deliveryId, t.createdAt), unique('delivery_events_stage_unique').on(t.deliveryId, t.stage)],
 );
 
 // What happened to a message and who did it (GET /api/messages/events, the activity modal).

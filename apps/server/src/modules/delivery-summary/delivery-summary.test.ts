@@ -6,7 +6,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
-import { attachments, deliveries, messages, patients } from '../../db/schema/messages.ts';
+import { attachments, deliveries, deliveryEvents, messages, patients } from '../../db/schema/messages.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
@@ -15,6 +15,7 @@ import { workflowContext, type WorkflowLogger } from '../../platform/workflows/c
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { pdfLines } from '../../test/pdf-lines.ts';
 import { DELIVERY_SUMMARY_WORKFLOW } from './service.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
@@ -130,6 +131,42 @@ describe('Delivery summary', () => {
 
     const [audit] = await db().select().from(auditEvents).where(and(eq(auditEvents.correlationId, id), eq(auditEvents.eventType, 'DeliverySummaryDownloaded')));
     expect(audit).toMatchObject({ organizationId: lakeside, details: null });
+  });
+
+  it('prints the Direct recipient’s timeline from its delivery events, oldest first, under its row (issue 12 §4)', async () => {
+    const id = await sentMessage();
+    const [direct] = await db().select().from(deliveries).where(and(eq(deliveries.messageId, id), eq(deliveries.recipient, RIVERVIEW_DIRECT)));
+    const event = (stage: 'Queued' | 'Sent' | 'Processed' | 'Dispatched', at: string, detail: string | null = null) => ({
+      deliveryId: direct!.id,
+      organizationId: lakeside,
+      stage,
+      detail,
+      createdAt: new Date(at),
+    });
+    // Written out of order: the PDF orders them by time.
+    await db()
+      .insert(deliveryEvents)
+      .values([
+        event('Dispatched', '2026-03-02T15:07:00Z'),
+        event('Queued', '2026-03-02T15:04:00Z'),
+        event('Sent', '2026-03-02T15:05:00Z', '250 2.0.0 Ok'),
+        event('Processed', '2026-03-02T15:06:00Z'),
+      ]);
+
+    const res = await download(id);
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = (await pdfLines(new Uint8Array(res.rawPayload))).flat();
+    const queued = lines.indexOf('Queued · 03/02/2026 15:04 UTC');
+    expect(lines.slice(queued, queued + 4)).toEqual([
+      'Queued · 03/02/2026 15:04 UTC',
+      'Sent (accepted by the recipient’s mail server) · 03/02/2026 15:05 UTC · 250 2.0.0 Ok',
+      'Processed (the recipient’s HISP decrypted and trusted it) · 03/02/2026 15:06 UTC',
+      'Dispatched (delivered to the recipient) · 03/02/2026 15:07 UTC',
+    ]);
+    // Under the Direct recipient's row (the row nearest above), and nowhere under the fax recipient's.
+    const rowAbove = lines.slice(0, queued).findLast((line) => line.startsWith(RIVERVIEW_DIRECT) || line.startsWith(EXTERNAL_FAX));
+    expect(rowAbove?.startsWith(`${RIVERVIEW_DIRECT} Direct Delivered`)).toBe(true);
+    expect(lines.filter((line) => line.startsWith('Queued'))).toHaveLength(1);
   });
 
   it('answers 409 while recipients are pending, and 403 when the organization turned downloads off', async () => {

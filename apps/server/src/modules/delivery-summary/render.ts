@@ -1,4 +1,5 @@
-import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type Color, type PDFPage } from 'pdf-lib';
+import { deliveryStageLabels, type DeliveryStage } from '@clinicrelay/contracts/delivery.ts';
 import { PdfText, type TextStyle } from '../../platform/pdf/text.ts';
 
 export interface DeliverySummaryInput {
@@ -8,7 +9,16 @@ export interface DeliverySummaryInput {
   fromAddress: string | null;
   sentDate: Date | null;
   patient: { name: string | null; birthDate: string | null } | null;
-  recipients: { recipient: string; channel: string; status: string; reason: string | null; updatedAt: Date; deliveredAt: Date | null }[];
+  recipients: {
+    recipient: string;
+    channel: string;
+    status: string;
+    reason: string | null;
+    updatedAt: Date;
+    deliveredAt: Date | null;
+    // Direct over SMTP: queued → sent → processed → dispatched, or failed with the reason, oldest first.
+    timeline: { stage: DeliveryStage; at: Date; detail: string | null }[];
+  }[];
   attachments: { fileName: string; documentType: string | null; documentDate: string | null; sizeInBytes: number }[];
   generatedAt: Date;
 }
@@ -20,6 +30,7 @@ const CONTENT = PAGE.width - 2 * MARGIN;
 const SIZE = 9;
 const LINE = 12;
 const GREY = rgb(0.35, 0.35, 0.35);
+const RED = rgb(0.7, 0.05, 0.05);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const viewDate = (d: Date) => `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${d.getUTCFullYear()}`;
@@ -38,6 +49,17 @@ interface Column {
   width: number;
 }
 
+// A line drawn under a table row, from one column to the right edge (a Direct recipient's timeline).
+interface RowNote {
+  text: string;
+  color: Color;
+}
+
+interface Row {
+  cells: string[];
+  notes?: RowNote[];
+}
+
 function layout(pdf: PDFDocument, text: PdfText) {
   let page: PDFPage = pdf.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - MARGIN;
@@ -48,10 +70,13 @@ function layout(pdf: PDFDocument, text: PdfText) {
   const ensure = (height: number) => {
     if (y - height < MARGIN + LINE * 2) newPage();
   };
-  // onBreak draws what a continued table repeats at the top of a new page (its header).
-  const drawRow = (cells: string[], columns: Column[], style: TextStyle, onBreak?: () => void) => {
+  // onBreak draws what a continued table repeats at the top of a new page (its header); notes start under column notesColumn.
+  const drawRow = ({ cells, notes = [] }: Row, columns: Column[], style: TextStyle, onBreak?: () => void, notesColumn = 0) => {
     const wrapped = cells.map((c, i) => text.wrap(c, SIZE, columns[i]!.width - 6, style));
-    const height = Math.max(...wrapped.map((w) => w.length)) * LINE + 4;
+    const cellsHeight = Math.max(...wrapped.map((w) => w.length)) * LINE;
+    const notesX = MARGIN + columns.slice(0, notesColumn).reduce((sum, column) => sum + column.width, 0);
+    const noteLines = notes.flatMap((note) => text.wrap(note.text, SIZE - 1, MARGIN + CONTENT - notesX - 4).map((line) => ({ line, color: note.color })));
+    const height = cellsHeight + noteLines.length * (LINE - 1) + 4;
     if (y - height < MARGIN + LINE * 2) {
       newPage();
       onBreak?.();
@@ -61,6 +86,9 @@ function layout(pdf: PDFDocument, text: PdfText) {
       lines.forEach((line, n) => text.draw(page, line, { x: x + 2, y: y - SIZE - n * LINE, size: SIZE, style }));
       x += columns[i]!.width;
     });
+    noteLines.forEach(({ line, color }, n) =>
+      text.draw(page, line, { x: notesX + 2, y: y - cellsHeight - (SIZE - 1) - n * (LINE - 1), size: SIZE - 1, color }),
+    );
     y -= height;
     page.drawLine({ start: { x: MARGIN, y: y + 2 }, end: { x: MARGIN + CONTENT, y: y + 2 }, thickness: 0.5, color: GREY });
   };
@@ -89,14 +117,20 @@ function layout(pdf: PDFDocument, text: PdfText) {
         y -= LINE;
       }
     },
-    table(columns: Column[], rows: string[][]) {
-      const header = () => drawRow(columns.map((c) => c.title), columns, 'bold');
+    table(columns: Column[], rows: Row[], notesColumn = 0) {
+      const header = () => drawRow({ cells: columns.map((c) => c.title) }, columns, 'bold');
       ensure(LINE * 4);
       header();
-      for (const row of rows) drawRow(row, columns, 'regular', header);
+      for (const row of rows) drawRow(row, columns, 'regular', header, notesColumn);
     },
   };
 }
+
+// One stage of a Direct recipient's timeline as the web shows it: label · time · detail; Failed in red.
+const timelineNote = (entry: DeliverySummaryInput['recipients'][number]['timeline'][number]): RowNote => ({
+  text: [deliveryStageLabels[entry.stage], viewDateTime(entry.at), entry.detail].filter(Boolean).join(' · '),
+  color: entry.stage === 'Failed' ? RED : GREY,
+});
 
 // The Delivery Summary PDF: what was sent, to whom, and how each delivery went.
 export async function renderDeliverySummary(input: DeliverySummaryInput): Promise<Uint8Array> {
@@ -127,7 +161,12 @@ export async function renderDeliverySummary(input: DeliverySummaryInput): Promis
       { title: 'Last update', width: 70 },
       { title: 'Delivered', width: 70 },
     ],
-    input.recipients.map((r) => [r.recipient, r.channel, r.status, r.reason ?? '', viewDateTime(r.updatedAt), viewDateTime(r.deliveredAt)]),
+    input.recipients.map((r) => ({
+      cells: [r.recipient, r.channel, r.status, r.reason ?? '', viewDateTime(r.updatedAt), viewDateTime(r.deliveredAt)],
+      notes: r.channel === 'Direct' ? r.timeline.map(timelineNote) : [],
+    })),
+    // A timeline reads under the recipient's Status, clear of its address.
+    2,
   );
 
   w.section('Attachments');
@@ -140,7 +179,7 @@ export async function renderDeliverySummary(input: DeliverySummaryInput): Promis
         { title: 'Document date', width: 80 },
         { title: 'Size', width: 70 },
       ],
-      input.attachments.map((a) => [a.fileName, a.documentType ?? '', isoToView(a.documentDate), fileSize(a.sizeInBytes)]),
+      input.attachments.map((a) => ({ cells: [a.fileName, a.documentType ?? '', isoToView(a.documentDate), fileSize(a.sizeInBytes)] })),
     );
   }
 

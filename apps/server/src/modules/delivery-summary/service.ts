@@ -48,7 +48,15 @@ export async function summaryInput(db: DbOrTx, message: SentMessage, generatedAt
     fromAddress: message.fromAddress,
     sentDate: message.messageDate,
     patient: patient ? { name: patientName, birthDate: patient.birthDate } : null,
-    recipients: deliveries.map((d) => ({ recipient: d.recipient, channel: d.channel, status: d.status, reason: d.reason, updatedAt: d.updatedAt, deliveredAt: d.deliveredAt })),
+    recipients: deliveries.map((d) => ({
+      recipient: d.recipient,
+      channel: d.channel,
+      status: d.status,
+      reason: d.reason,
+      updatedAt: d.updatedAt,
+      deliveredAt: d.deliveredAt,
+      timeline: d.timeline.map((event) => ({ stage: event.stage, at: event.at, detail: event.detail })),
+    })),
     // What was sent: the attachments selected at send.
     attachments: attachments
       .filter((a) => a.isSelected)

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliveryReasons, sendNotices } from '@clinicrelay/contracts/delivery.ts';
+import { deliveryReasons, recipientCheckTexts, sendNotices } from '@clinicrelay/contracts/delivery.ts';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
@@ -193,15 +193,15 @@ describeWithFixtures('Release send and delivery', () => {
     });
   });
 
-  it('Lakeside sends a referral: Riverview gets it by Direct, Lakeside’s own fax line gets a fax, the sandbox takes the outside fax, the outside Direct address waits', async () => {
+  it('Lakeside sends a referral: Riverview gets it by Direct, Lakeside’s own fax line gets a fax, the sandbox takes the outside fax, the outside Direct address without a certificate fails with why', async () => {
     const id = await readyDraft([RIVERVIEW_DIRECT, LAKESIDE_FAX, OTHER_DIRECT, EXTERNAL_FAX]);
     const res = await send(id);
     expect(res.statusCode, res.body).toBe(200);
-    // Issue 9: the answer says which recipient waits and which faxes are only simulated, instead of "sent successfully".
+    // Issue 9: the answer says which faxes are only simulated; issue 12: an outside Direct address is sent over Direct.
     expect(res.json()).toEqual({
-      message: "The message was sent, but 1 recipient cannot be reached yet. It waits for them; see each recipient's status.",
+      message: releaseMessages.sendSuccess,
       id,
-      waiting: [{ recipient: OTHER_DIRECT, channel: 'Direct', reason: sendNotices.directOutsideInstallation }],
+      waiting: [],
       simulated: [LAKESIDE_FAX, EXTERNAL_FAX].map((recipient) => ({ recipient, channel: 'Fax', reason: sendNotices.sandboxFax })),
     });
 
@@ -239,21 +239,20 @@ describeWithFixtures('Release send and delivery', () => {
     expect(fax.properties?.faxPageCount).toBe(faxPages);
 
     const after = (await t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json();
-    expect(after).toMatchObject({ status: 'Pending', isReadyForDeliverySummary: false });
+    expect(after).toMatchObject({ status: 'Failed', isReadyForDeliverySummary: true });
     const byRecipient = Object.fromEntries(after.deliveries.map((d: { recipient: string }) => [d.recipient, d]));
     expect(byRecipient[RIVERVIEW_DIRECT]).toMatchObject({ status: 'Delivered', channel: 'Direct', reason: deliveryReasons.deliveredHere });
     expect(byRecipient[LAKESIDE_FAX]).toMatchObject({ status: 'Delivered', channel: 'Fax', reason: expect.stringContaining('sandbox') });
     expect(byRecipient[EXTERNAL_FAX]).toMatchObject({ status: 'Delivered', channel: 'Fax', reason: 'Delivered by the sandbox fax provider (no real fax was sent)' });
     for (const r of [RIVERVIEW_DIRECT, LAKESIDE_FAX, EXTERNAL_FAX]) expect(byRecipient[r].deliveredAt).toEqual(expect.any(String));
-    expect(byRecipient[OTHER_DIRECT]).toMatchObject({ status: 'Pending', reason: deliveryReasons.awaitingDirectTransport, deliveredAt: null });
-    // What the web shows as is: a sandbox fax is not a plain "Delivered", an outside Direct address says why it waits.
+    // Certificate discovery (DNS, then LDAP) found nothing: the sender reads why, per recipient, and when.
+    expect(byRecipient[OTHER_DIRECT]).toMatchObject({ status: 'Failed', reason: expect.stringContaining(recipientCheckTexts.NoCertificate), deliveredAt: null });
+    expect(byRecipient[OTHER_DIRECT].timeline).toEqual([{ stage: 'Failed', at: expect.any(String), detail: byRecipient[OTHER_DIRECT].reason }]);
+    // What the web shows as is: a sandbox fax is not a plain "Delivered".
     expect(byRecipient[EXTERNAL_FAX]).toMatchObject({ statusDetail: 'Delivered (sandbox: no real fax was sent)', isSimulated: true });
     expect(byRecipient[LAKESIDE_FAX]).toMatchObject({ statusDetail: 'Delivered to an organization on this installation (sandbox: no real fax was sent)', isSimulated: true });
     expect(byRecipient[RIVERVIEW_DIRECT]).toMatchObject({ statusDetail: 'Delivered to an organization on this installation', isSimulated: false });
-    expect(byRecipient[OTHER_DIRECT]).toMatchObject({
-      statusDetail: 'Waiting: Direct delivery to addresses outside this installation is not available yet',
-      isSimulated: false,
-    });
+    expect(byRecipient[OTHER_DIRECT]).toMatchObject({ statusDetail: `Failed: ${byRecipient[OTHER_DIRECT].reason}`, isSimulated: false });
     const [row] = await db().select().from(deliveries).where(and(eq(deliveries.messageId, id), eq(deliveries.recipient, RIVERVIEW_DIRECT)));
     expect(row!.deliveredMessageId).toBe(direct.id);
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { documentSources } from '../../db/schema/document-sources.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { addressCache, conversations, deliveries, messages } from '../../db/schema/messages.ts';
@@ -63,4 +64,13 @@ export async function findUserName(db: DbOrTx, id: string) {
 export async function insertConversation(db: DbOrTx, row: typeof conversations.$inferInsert) {
   const [created] = await db.insert(conversations).values(row).returning({ id: conversations.id });
   return created!;
+}
+
+// The Direct domains of an organization's addresses (lower case), whose outgoing anchors judge its recipients.
+export async function findOrganizationDirectDomains(db: DbOrTx, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .select({ address: documentSources.fullAddress })
+    .from(documentSources)
+    .where(and(eq(documentSources.organizationId, organizationId), eq(documentSources.type, 'Direct')));
+  return [...new Set(rows.map((r) => r.address.slice(r.address.lastIndexOf('@') + 1).toLowerCase()))];
 }

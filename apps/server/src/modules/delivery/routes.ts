@@ -1,4 +1,4 @@
-import { sendResult } from '@clinicrelay/contracts/delivery.ts';
+import { recipientCheckRequest, recipientCheckResult, sendResult } from '@clinicrelay/contracts/delivery.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { orgCaller } from '../../platform/auth/guard.ts';
@@ -12,6 +12,14 @@ const caller = orgCaller;
 export function deliveryRoutes(app: App, deps: service.DeliveryDeps) {
   const config = { roles: ORG_USERS };
   const tags = ['messages'];
+  // Not in the spec (issue 12 §4): the To field asks what each address is before sending.
+  app.route({
+    method: 'POST',
+    url: '/api/messages/recipients/check',
+    config,
+    schema: { tags, body: recipientCheckRequest, response: { 200: recipientCheckResult } },
+    handler: (request) => service.checkRecipients(deps, caller(request), request.body.addresses),
+  });
   for (const kind of ['send', 'forward', 'reply'] as const) {
     app.route({
       method: 'POST',

@@ -7,6 +7,9 @@ import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
 import { renderFaxDocument } from '../../transports/fax/fax-document.ts';
 import type { FaxProvider } from '../../transports/fax/fax-provider.ts';
+import type { DirectDeps } from '../../transports/direct/direct-deps.ts';
+import { deliverOverDirect } from '../../transports/direct/outbound.ts';
+import { markFailed, settleMessage } from '../../transports/direct/timeline.ts';
 import { findHostedAddress, receiveHere, type InboundAttachment, type InboundPatient } from '../../transports/local.ts';
 import * as messagesQ from '../messages/queries.ts';
 import * as q from './queries.ts';
@@ -16,6 +19,8 @@ export interface SendWorkflowDeps {
   blobs: BlobStore;
   now: () => Date;
   fax: FaxProvider;
+  // Direct over SMTP to addresses outside this installation; without it (tests of other areas) they fail with a reason.
+  direct?: DirectDeps;
   // Tests only: runs after each recipient's step is recorded (the crash test dies here).
   afterRecipient?: (recipient: string) => Promise<void>;
 }
@@ -86,14 +91,29 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
   return copies;
 }
 
-async function deliverDirect(deps: SendWorkflowDeps, message: SentMessage, delivery: q.DeliveryRow) {
+// The bytes of each copy, for a recipient on another HISP.
+async function attachmentBytes(deps: SendWorkflowDeps, copies: InboundAttachment[]) {
+  return Promise.all(copies.map(async (a) => ({ fileName: a.fileName, mimeType: a.mimeType, bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes })));
+}
+
+async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
   const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient);
-  if (!hosted) {
-    // A later issue sends S/MIME over SMTP to other domains; until then the recipient waits.
-    await q.updateDelivery(deps.db, delivery.id, { reason: deliveryReasons.awaitingDirectTransport, updatedAt: deps.now() });
-    return { status: 'Pending' };
-  }
   const patient = await messagesQ.findPatient(deps.db, message.id);
+  if (!hosted) {
+    if (!deps.direct) {
+      await markFailed(deps.db, delivery, 'Direct delivery to other HISPs is not configured on this server.', deps.now());
+      return { status: 'Failed' };
+    }
+    const outbound = {
+      from: message.fromAddress ?? '',
+      subject: message.subject,
+      body: message.body,
+      isUrgent: message.isUrgent,
+      date: message.messageDate ?? deps.now(),
+      attachments: await attachmentBytes(deps, await attachmentCopies(deps, message, patient)),
+    };
+    return deliverOverDirect(deps.direct, ctx, outbound, delivery);
+  }
   const inboundId = await receiveHere(
     deps,
     {
@@ -175,12 +195,10 @@ export function sendMessageWorkflow(deps: SendWorkflowDeps): WorkflowHandler {
       await ctx.step('deliver', recipient, async () => {
         const delivery = await q.findDelivery(deps.db, messageId, recipient);
         if (!delivery || delivery.status !== 'Pending' || delivery.deliveredMessageId) return { status: delivery?.status ?? 'Missing' };
-        return delivery.channel === 'Direct' ? deliverDirect(deps, message, delivery) : deliverFax(deps, ctx, message, delivery);
+        return delivery.channel === 'Direct' ? deliverDirect(deps, ctx, message, delivery) : deliverFax(deps, ctx, message, delivery);
       });
       await deps.afterRecipient?.(recipient);
     }
-    const decided = await q.findDeliveries(deps.db, messageId);
-    const status = decided.some((d) => d.status === 'Failed') ? 'Failed' : decided.some((d) => d.status === 'Pending') ? 'Pending' : 'Delivered';
-    await q.updateMessage(deps.db, messageId, { status, isReadyForDeliverySummary: !decided.some((d) => d.status === 'Pending'), updatedDate: deps.now() });
+    await settleMessage(deps.db, messageId, deps.now());
   };
 }

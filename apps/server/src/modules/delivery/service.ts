@@ -1,7 +1,9 @@
 import {
   parseRecipient,
   sendModelStateKeys as keys,
+  recipientCheckTexts,
   sendNotices,
+  type RecipientCheck,
   type RecipientAddress,
   type RecipientNotice,
   type SendResult,
@@ -13,7 +15,8 @@ import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
-import { findHostedAddress } from '../../transports/local.ts';
+import type { DirectDeps } from '../../transports/direct/direct-deps.ts';
+import { lookupRecipient } from '../../transports/direct/recipients.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { findEnabledFeatures } from '../session/queries.ts';
 import * as q from './queries.ts';
@@ -23,6 +26,8 @@ export interface DeliveryDeps {
   now: () => Date;
   // config.faxProvider: with the sandbox, no fax leaves this installation.
   faxProvider?: 'sandbox';
+  // For the recipient check: certificate discovery and trust (transports/direct).
+  direct?: DirectDeps;
 }
 
 export type Caller = OrgCaller;
@@ -194,15 +199,12 @@ export async function commitSend(tx: DbOrTx, s: SendCommit): Promise<void> {
   );
 }
 
-// What the send answer says about recipients that will not really be reached: Direct addresses that no
-// organization here owns (no Direct transport to other HISPs yet) and, with the sandbox, every fax number.
-async function recipientNotices(deps: DeliveryDeps, recipients: RecipientAddress[]) {
+// What the send answer says about recipients that will not really be reached: with the sandbox, every fax number.
+// (Direct addresses outside this installation are sent over Direct since issue 12; waiting stays for old clients.)
+function recipientNotices(deps: DeliveryDeps, recipients: RecipientAddress[]) {
   const waiting: RecipientNotice[] = [];
   const simulated: RecipientNotice[] = [];
   for (const r of recipients) {
-    if (r.channel === 'Direct' && !(await findHostedAddress(deps.db, 'Direct', r.address))) {
-      waiting.push({ recipient: r.address, channel: r.channel, reason: sendNotices.directOutsideInstallation });
-    }
     if (r.channel === 'Fax' && (deps.faxProvider ?? 'sandbox') === 'sandbox') simulated.push({ recipient: r.address, channel: r.channel, reason: sendNotices.sandboxFax });
   }
   return { waiting, simulated };
@@ -238,7 +240,30 @@ export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string
     }
   });
   if (outcome.kind === 'refused') throw new AppError(400, outcome.error.message, { ...outcome.error.extra, draftDiscarded: true });
-  const { waiting, simulated } = await recipientNotices(deps, outcome.recipients);
+  const { waiting, simulated } = recipientNotices(deps, outcome.recipients);
   const message = waiting.length ? sendNotices.sentWithWaiting(waiting.length, outcome.recipients.length) : releaseMessages.sendSuccess;
   return { message, id, waiting, simulated };
+}
+
+// Lookups run a few at a time: each may wait on DNS and LDAP timeouts.
+const CHECK_CONCURRENCY = 4;
+
+/**
+ * POST /api/messages/recipients/check: per To address, what sending to it would meet (issue 12 §4), judged with the
+ * outgoing anchors of the caller's organization's Direct domains. Without the Direct transport every Direct address
+ * outside this installation is reported as having no certificate.
+ */
+export async function checkRecipients(deps: DeliveryDeps, caller: Caller, addresses: string[]): Promise<{ recipients: RecipientCheck[] }> {
+  const domains = await q.findOrganizationDirectDomains(deps.db, caller.organizationId);
+  const unique = [...new Set(addresses.map((a) => a.trim()).filter(Boolean))];
+  const results = new Map<string, RecipientCheck>();
+  for (let i = 0; i < unique.length; i += CHECK_CONCURRENCY) {
+    await Promise.all(
+      unique.slice(i, i + CHECK_CONCURRENCY).map(async (address) => {
+        const found = deps.direct ? await lookupRecipient(deps.direct, domains, address) : { status: 'NoCertificate' as const, text: recipientCheckTexts.NoCertificate };
+        results.set(address, { address, status: found.status, text: found.text, deliverable: ['Hosted', 'Trusted', 'Fax'].includes(found.status) });
+      }),
+    );
+  }
+  return { recipients: unique.map((a) => results.get(a)!) };
 }

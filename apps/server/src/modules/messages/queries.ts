@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { deliveryStage } from '@clinicrelay/contracts/delivery.ts';
 import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
@@ -8,6 +9,7 @@ import {
   attachments,
   conversations,
   deliveries,
+  deliveryEvents,
   documentTypes,
   messageEvents,
   messages,
@@ -49,9 +51,20 @@ export async function findAttachments(db: DbOrTx, messageIds: string[]) {
   return db.select().from(attachments).where(inArray(attachments.messageId, messageIds)).orderBy(asc(attachments.position), asc(attachments.createdAt));
 }
 
+// Each delivery with its timeline (delivery_events, oldest first): one more query for the whole page, not one per row.
 export async function findDeliveries(db: DbOrTx, messageIds: string[]) {
   if (messageIds.length === 0) return [];
-  return db.select().from(deliveries).where(inArray(deliveries.messageId, messageIds)).orderBy(asc(deliveries.createdAt));
+  const rows = await db.select().from(deliveries).where(inArray(deliveries.messageId, messageIds)).orderBy(asc(deliveries.createdAt));
+  const events = rows.length
+    ? await db
+        .select({ deliveryId: deliveryEvents.deliveryId, stage: deliveryEvents.stage, detail: deliveryEvents.detail, at: deliveryEvents.createdAt })
+        .from(deliveryEvents)
+        .where(inArray(deliveryEvents.deliveryId, rows.map((r) => r.id)))
+    : [];
+  // Stages stamped in the same instant (a fast peer) keep their natural order.
+  const order = deliveryStage.options;
+  events.sort((a, b) => a.at.getTime() - b.at.getTime() || order.indexOf(a.stage) - order.indexOf(b.stage));
+  return rows.map((r) => ({ ...r, timeline: events.filter((e) => e.deliveryId === r.id) }));
 }
 
 export async function findConversation(db: DbOrTx, id: string) {

@@ -50,6 +50,7 @@ function toDelivery(d: Awaited<ReturnType<typeof q.findDeliveries>>[number]) {
     deliveredAt: iso(d.deliveredAt),
     statusDetail: deliveryStatusDetail(d.status, d.reason),
     isSimulated: isSimulatedDelivery(d.reason),
+    timeline: d.timeline.map((e) => ({ stage: e.stage, at: e.at.toISOString(), detail: e.detail })),
   };
 }
 

@@ -8,6 +8,8 @@ import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
 import { extractInWorker } from '../../modules/extraction/extractor.ts';
 import { EXTRACTION_WORKFLOW, extractionWorkflow } from '../../modules/extraction/workflow.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
+import { createDirectDeps } from '../../transports/direct/direct-deps.ts';
+import { RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow } from '../../transports/direct/inbound.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { createBlobStore } from '../blobs/blob-store.ts';
 import { SEND_MAIL_WORKFLOW, sendMailWorkflow } from '../mail/outbox.ts';
@@ -29,9 +31,11 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
   const fax = createSandboxFaxProvider({ localLine: localFaxLine({ db: deps.db, blobs, now: deps.now }) });
   // Renditions and extraction decode untrusted files: in worker threads, with memory and time limits.
   const files = sharedWorkerPool(deps.config.fileWorkers);
+  const direct = createDirectDeps({ config: deps.config, db: deps.db, blobs, now: deps.now });
   return new Map([
     [RENDITION_WORKFLOW, renditionWorkflow({ blobs, files })],
-    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax })],
+    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax, direct })],
+    [RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow(direct)],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
     // SMTP_URL, or .eml files under DATA_DIR/outbox.

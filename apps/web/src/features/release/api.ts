@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { z } from 'zod';
 import { attachmentMessages, supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
 import { respondRequest, type RespondRequest } from '@clinicrelay/contracts/conversations.ts';
-import { sendResult } from '@clinicrelay/contracts/delivery.ts';
+import { recipientCheckResult, sendResult, type RecipientCheck } from '@clinicrelay/contracts/delivery.ts';
 import {
   attachmentMeta,
   cachedAddress,
@@ -33,6 +33,7 @@ export const releaseKeys = {
   classifications: () => [...releaseKeys.all, 'classifications'] as const,
   addressCache: () => [...releaseKeys.all, 'addressCache'] as const,
   extensions: () => [...releaseKeys.all, 'extensions'] as const,
+  recipientCheck: (addresses: readonly string[]) => [...releaseKeys.all, 'recipientCheck', addresses] as const,
 };
 
 // GET /api/messages: empty values are dropped from the query (end-user §5).
@@ -110,6 +111,31 @@ export const useAttachmentExtensions = () =>
     },
     staleTime: Infinity,
   });
+
+// The most addresses one check asks about: recipientCheckRequest refuses more.
+const RECIPIENT_CHECK_MAX = 50;
+
+const checksByAddress = (result: z.infer<typeof recipientCheckResult>): ReadonlyMap<string, RecipientCheck> =>
+  new Map(result.recipients.map((check) => [check.address.toLowerCase(), check]));
+
+/**
+ * POST /api/messages/recipients/check: what each To address is (hosted, trusted, no certificate, fax…), keyed
+ * by the lower-cased address. No call for an empty list. The answer is kept while a changed list is being
+ * checked, so the addresses already checked do not flicker back to "Checking…".
+ */
+export function useRecipientCheck(addresses: readonly string[]) {
+  const asked = [...new Set(addresses.map((address) => address.toLowerCase()))].sort().slice(0, RECIPIENT_CHECK_MAX);
+  return useQuery({
+    queryKey: releaseKeys.recipientCheck(asked),
+    queryFn: ({ signal }) => apiFetch('/api/messages/recipients/check', { method: 'POST', body: { addresses: asked }, schema: recipientCheckResult, signal }),
+    enabled: asked.length > 0,
+    select: checksByAddress,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+    // Advice only: a failed check shows nothing, and the next change of To asks again.
+    retry: false,
+  });
+}
 
 /** PUT /api/messages (first save) or PUT /api/messages/{id}. */
 export function useSaveDraft() {

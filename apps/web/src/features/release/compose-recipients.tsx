@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { Box, Button, Group, Pill, TagsInput } from '@mantine/core';
+import { Box, Button, Group, Pill, TagsInput, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { SEARCH_DEBOUNCE_MS } from '@clinicrelay/contracts/constants.ts';
+import type { RecipientCheck } from '@clinicrelay/contracts/delivery.ts';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
 import { useDirectoryValidation } from '../../api/directory.ts';
 import { addressOwner } from '../../components/directory/directory-text.ts';
 import { FindProviderModal } from '../../components/directory/find-provider-modal.tsx';
 import { TruncatedText } from '../../components/truncated-text.tsx';
-import { useAddressCache } from './api.ts';
+import { useAddressCache, useRecipientCheck } from './api.ts';
 import { AddressCacheModal } from './address-cache-modal.tsx';
 import type { ComposeValues } from './release-compose-form.ts';
 import { isDirectAddress, normalizeAddress } from './release-text.ts';
@@ -24,6 +25,8 @@ export function ComposeRecipients({ form }: { form: UseFormReturnType<ComposeVal
   const [cacheOpen, setCacheOpen] = useState(false);
   const [finderOpen, setFinderOpen] = useState(false);
   const owners = useToOwners(form.values.to);
+  const checks = useToChecks(form.values.to);
+  const noted = form.values.to.filter((address) => owners.has(address) || checks.has(address));
 
   const changeTo = (tags: string[]) => {
     const normalized: string[] = [];
@@ -61,24 +64,34 @@ export function ComposeRecipients({ form }: { form: UseFormReturnType<ComposeVal
         splitChars={[',', ';']}
         acceptValueOnBlur
         renderPill={({ value = '', onRemove, disabled }) => (
-          <Pill withRemoveButton onRemove={onRemove} disabled={disabled} title={owners.get(value)} style={{ maxWidth: '100%' }}>
+          <Pill
+            withRemoveButton
+            onRemove={onRemove}
+            disabled={disabled}
+            title={pillTitle(owners.get(value), checks.get(value))}
+            bg={undeliverableShade(checks.get(value))}
+            style={{ maxWidth: '100%' }}
+          >
             {value}
           </Pill>
         )}
       />
       <Group justify="space-between" align="flex-start" wrap="nowrap" mt={4}>
         <Box miw={0}>
-          {owners.size > 0 && (
-            <Box component="ul" aria-label="Directory names of the To addresses" m={0} p={0} style={{ listStyle: 'none' }}>
-              {form.values.to
-                .filter((address) => owners.has(address))
-                .map((address) => (
-                  // The owner keeps its room; a long address gives way first.
+          {noted.length > 0 && (
+            <Box component="ul" aria-label="Notes on the To addresses" m={0} p={0} style={{ listStyle: 'none' }}>
+              {noted.map((address) => {
+                const owner = owners.get(address);
+                const check = checks.get(address);
+                return (
+                  // The owner and the check keep their room; a long address gives way first.
                   <Group key={address} component="li" gap={4} wrap="nowrap" c="dimmed" fz="xs">
                     <TruncatedText size="xs" text={address} miw="6rem" style={{ flex: '0 1 auto' }} />
-                    <TruncatedText size="xs" text={`— ${owners.get(address)}`} maw="60%" style={{ flex: '0 0 auto' }} />
+                    {owner && <TruncatedText size="xs" text={`— ${owner}`} maw="40%" style={{ flex: '0 0 auto' }} />}
+                    {check && <CheckNote check={check} />}
                   </Group>
-                ))}
+                );
+              })}
             </Box>
           )}
         </Box>
@@ -110,4 +123,48 @@ function useToOwners(to: string[]): ReadonlyMap<string, string> {
     if (owner) owners.set(address, owner);
   }
   return owners;
+}
+
+// Long enough that typing a list of addresses asks once, short enough to answer before Send.
+const RECIPIENT_CHECK_DEBOUNCE_MS = 600;
+
+type ToCheck = RecipientCheck | 'checking';
+
+// What the server says of each To address (hosted, trusted, no certificate…), once the tags settle: 'checking'
+// while an address waits for its answer. A failed check shows nothing: never a warning the server did not give.
+function useToChecks(to: string[]): ReadonlyMap<string, ToCheck> {
+  const asked = [...to].sort().join(';');
+  const [settled] = useDebouncedValue(asked, RECIPIENT_CHECK_DEBOUNCE_MS);
+  const query = useRecipientCheck(settled ? settled.split(';') : []);
+  const checks = new Map<string, ToCheck>();
+  if (query.isError) return checks;
+  for (const address of to) {
+    const check = query.data?.get(address.toLowerCase());
+    if (check) checks.set(address, check);
+    else if (settled !== asked || query.isFetching) checks.set(address, 'checking');
+  }
+  return checks;
+}
+
+// Green for an address a message reaches; orange when no certificate was found (it may be published later); red otherwise.
+const checkColor = (check: RecipientCheck) => (check.deliverable ? 'green.8' : check.status === 'NoCertificate' ? 'orange.8' : 'red.8');
+
+// The To tag of an address the server says cannot be reached is tinted, so it stands out before Send.
+const undeliverableShade = (check: ToCheck | undefined) =>
+  check && check !== 'checking' && !check.deliverable ? (check.status === 'NoCertificate' ? 'orange.1' : 'red.1') : undefined;
+
+const pillTitle = (owner: string | undefined, check: ToCheck | undefined) =>
+  [owner, check && check !== 'checking' ? check.text : undefined].filter(Boolean).join(' — ') || undefined;
+
+// The server's words for one address behind a dot of its colour; a long text wraps instead of being cut.
+function CheckNote({ check }: { check: ToCheck }) {
+  const color = check === 'checking' ? 'dimmed' : checkColor(check);
+  return (
+    <Group gap={4} wrap="nowrap" miw="8rem" style={{ flex: '0 1 auto' }}>
+      <Box aria-hidden w={6} h={6} bg={color === 'dimmed' ? 'gray.5' : color} style={{ borderRadius: '50%', flex: 'none' }} />
+      <Text size="xs" c={color} fw={check !== 'checking' && !check.deliverable ? 600 : undefined}>
+        {check === 'checking' ? 'Checking…' : check.text}
+      </Text>
+    </Group>
+  );
 }

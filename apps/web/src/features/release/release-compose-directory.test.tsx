@@ -71,7 +71,7 @@ describe('To and the directory', { timeout: 60_000 }, () => {
     const to = await screen.findByRole('combobox', { name: 'To' });
     fireEvent.paste(to, { clipboardData: { getData: () => `${RIVERVIEW}; 503-555-0101; ${STRANGER}` } });
 
-    const notes = await screen.findByRole('list', { name: 'Directory names of the To addresses' });
+    const notes = await screen.findByRole('list', { name: 'Notes on the To addresses' });
     // The fax number is no Direct address: not asked about, not noted.
     await waitFor(() =>
       expect(within(notes).getAllByRole('listitem').map((item) => item.textContent)).toEqual([

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import type { Profile } from '@clinicrelay/contracts/session.ts';
 import { demoProfile, json, renderApp, signIn, stubApi, type ApiStubOptions } from '../../app/app-test-harness.tsx';
+import { formatDateTime } from '../../components/format.ts';
 import { deliveryFixture, MESSAGE_ID, releaseMessage, settings } from './release-test-fixtures.ts';
 
 let uninstall: (() => void) | undefined;
@@ -127,6 +128,64 @@ describe('release view actions (end-user §2 release screens)', () => {
     expect(within(fax).getByText('Sandbox')).toBeTruthy();
     const direct = screen.getByRole('row', { name: /records@elsewhere/ });
     expect(within(direct).getByText('Waiting: Direct delivery to addresses outside this installation is not available yet')).toBeTruthy();
+  });
+
+  it('shows each Direct recipient’s timeline under its status: stages with time and detail, the current one marked, a failure in words (issue 12 §4)', async () => {
+    const delivered = 'referrals@riverview.example.net';
+    const failed = 'records@elsewhere.example.com';
+    await view({
+      message: {
+        toAddress: `${delivered};${failed};5035550202`,
+        deliveries: [
+          deliveryFixture({
+            recipient: delivered,
+            channel: 'Direct',
+            statusDetail: 'Delivered to the recipient (Direct delivery notification received)',
+            timeline: [
+              { stage: 'Queued', at: '2026-11-20T15:00:00Z', detail: null },
+              { stage: 'Sent', at: '2026-11-20T15:01:00Z', detail: '250 2.0.0 Ok: queued as 4F2A1' },
+              { stage: 'Processed', at: '2026-11-20T15:02:00Z', detail: null },
+              { stage: 'Dispatched', at: '2026-11-20T15:03:00Z', detail: null },
+            ],
+          }),
+          deliveryFixture({
+            recipient: failed,
+            channel: 'Direct',
+            status: 'Failed',
+            deliveredAt: null,
+            statusDetail: 'Failed: No delivery notification received',
+            timeline: [
+              { stage: 'Queued', at: '2026-11-20T15:00:00Z', detail: null },
+              { stage: 'Sent', at: '2026-11-20T15:01:00Z', detail: null },
+              { stage: 'Failed', at: '2026-11-20T16:01:00Z', detail: 'No delivery notification received' },
+            ],
+          }),
+          deliveryFixture(),
+        ],
+      },
+    });
+    const stages = (recipient: string) =>
+      within(screen.getByRole('list', { name: `Delivery timeline of ${recipient}` }))
+        .getAllByRole('listitem')
+        .map((item) => ({ text: item.textContent, current: item.getAttribute('aria-current') }));
+
+    const row = screen.getByRole('row', { name: new RegExp(delivered) });
+    expect(within(row).getByRole('list', { name: `Delivery timeline of ${delivered}` })).toBeTruthy();
+    expect(stages(delivered)).toEqual([
+      { text: `Queued · ${formatDateTime('2026-11-20T15:00:00Z')}`, current: null },
+      { text: `Sent (accepted by the recipient’s mail server) · ${formatDateTime('2026-11-20T15:01:00Z')} · 250 2.0.0 Ok: queued as 4F2A1`, current: null },
+      { text: `Processed (the recipient’s HISP decrypted and trusted it) · ${formatDateTime('2026-11-20T15:02:00Z')}`, current: null },
+      { text: `Dispatched (delivered to the recipient) · ${formatDateTime('2026-11-20T15:03:00Z')}`, current: 'step' },
+    ]);
+    expect(stages(failed).at(-1)).toEqual({ text: `Failed · ${formatDateTime('2026-11-20T16:01:00Z')} · No delivery notification received`, current: 'step' });
+    const failedTimeline = screen.getByRole('list', { name: `Delivery timeline of ${failed}` });
+    expect(within(failedTimeline).getByText('Failed').style.color).toBe('var(--mantine-color-red-8)');
+    expect(within(failedTimeline).getByText('· No delivery notification received', { exact: false }).style.color).toBe('var(--mantine-color-red-8)');
+    expect(formatDateTime('2026-11-20T16:01:00Z')).toMatch(/^11\/20\/2026 \d{1,2}:01 (AM|PM)$/);
+
+    // A fax recipient has no SMTP timeline; its row stays as it was.
+    const fax = screen.getByRole('row', { name: /503-555-0202/ });
+    expect(within(fax).queryByRole('list')).toBeNull();
   });
 
   it('names the browser tab after the message’s subject (issue 9, point 9)', async () => {

@@ -9,6 +9,7 @@ import { errorDetails } from '../../components/error-details.ts';
 import { formatDate, formatDateTime } from '../../components/format.ts';
 import { useDeleteMessage, useReleaseMessage } from './api.ts';
 import { AttachmentList } from './attachment-list.tsx';
+import { DeliveryTimeline } from './delivery-timeline.tsx';
 import { ReferralNotice, ReleaseMessageActions } from './release-message-actions.tsx';
 import { deliveryStatusColor, formatAddress } from './release-text.ts';
 
@@ -27,7 +28,8 @@ function Field({ label, value }: { label: string; value: string }) {
 }
 
 // Each recipient's own state as the server words it: "Delivered (sandbox: no real fax was sent)" for
-// a sandbox fax, why a Direct address outside this installation waits, a failure's reason.
+// a sandbox fax, why a Direct address outside this installation waits, a failure's reason; under it a
+// Direct recipient's timeline over SMTP.
 function Deliveries({ message }: { message: Message }) {
   const recipients = splitAddresses(message.toAddress);
   const rows = recipients.map((recipient) => ({
@@ -68,6 +70,7 @@ function Deliveries({ message }: { message: Message }) {
                     {delivery.statusDetail}
                   </Text>
                 )}
+                {delivery?.channel === 'Direct' && delivery.timeline.length > 0 && <DeliveryTimeline recipient={recipient} timeline={delivery.timeline} />}
               </Stack>
             </Table.Td>
             <Table.Td>{formatDateTime(delivery?.updatedAt)}</Table.Td>

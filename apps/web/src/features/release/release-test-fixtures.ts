@@ -111,5 +111,6 @@ export const deliveryFixture = (overrides: Partial<Message['deliveries'][number]
   deliveredAt: '2026-11-20T15:01:00Z',
   statusDetail: 'Delivered',
   isSimulated: false,
+  timeline: [],
   ...overrides,
 });

@@ -1,0 +1,32 @@
+import type { Config, DirectConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { BlobStore } from '../../platform/blobs/blob-store.ts';
+import type { DiscoveryOptions } from '../../platform/direct/discovery.ts';
+import { createRevocationChecker, type RevocationChecker } from '../../platform/direct/revocation.ts';
+
+// What the Direct transport needs, handed in where the app is assembled (main.ts, the workflow registry, tests).
+export interface DirectDeps {
+  db: Database;
+  blobs: BlobStore;
+  now: () => Date;
+  config: DirectConfig;
+  // BLOB_ENCRYPTION_KEY: opens the private keys of this HISP's certificates.
+  masterKey: Uint8Array;
+  discovery: DiscoveryOptions;
+  revocation: RevocationChecker;
+}
+
+export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+export function createDirectDeps(opts: { config: Config; db: Database; blobs: BlobStore; now: () => Date }): DirectDeps {
+  const dnsServers = opts.config.direct.dnsServers;
+  return {
+    db: opts.db,
+    blobs: opts.blobs,
+    now: opts.now,
+    config: opts.config.direct,
+    masterKey: opts.config.blobEncryptionKey,
+    discovery: dnsServers ? { servers: dnsServers } : {},
+    revocation: createRevocationChecker({ now: opts.now }),
+  };
+}

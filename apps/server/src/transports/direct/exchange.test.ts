@@ -1,0 +1,178 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { createTransport } from 'nodemailer';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
+import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
+import { documentSources } from '../../db/schema/document-sources.ts';
+import { attachments, messages, patients } from '../../db/schema/messages.ts';
+import { workflowSteps } from '../../db/schema/workflows.ts';
+import { DEMO_CA_NAME, seedDemoCertificates } from '../../db/seed/demo-certificates.ts';
+import { createBlobStore } from '../../platform/blobs/blob-store.ts';
+import type { WorkflowLogger } from '../../platform/workflows/context.ts';
+import { workflowHandlers } from '../../platform/workflows/registry.ts';
+import { runOnce } from '../../platform/workflows/runner.ts';
+import { createTestApp, type TestContext } from '../../test/app.ts';
+import { certRecord, startDnsTestServer, type DnsTestServer } from '../../test/dns-test-server.ts';
+import { createDirectDeps } from './direct-deps.ts';
+import { startDirectListener, type DirectListener } from './listener.ts';
+
+// Issue 12 §5: two installations on one machine (their own databases, data folders, Direct domains and SMTP ports),
+// each trusting the other's demo anchor, exchange a message with a PDF both ways over real SMTP on loopback, with
+// the MDNs coming back into the sender's timeline. Certificates are found in DNS (a loopback DNS server).
+
+const quiet: WorkflowLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const LAKESIDE_USER = 'user@lakeside.example.org';
+const RIVERVIEW_USER = 'user@riverview.example.org';
+const A_LAKESIDE = 'intake@lakeside.direct.example.org';
+const B_RIVERVIEW = 'referrals@riverview.peer.example.net';
+const patient = { firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' };
+
+async function samplePdf(text: string): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  page.drawText(text, { x: 72, y: 700, size: 14, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  return pdf.save();
+}
+
+interface Installation {
+  t: TestContext;
+  listener: DirectListener;
+  run(): Promise<number>;
+}
+
+describe('Direct between two installations over SMTP', () => {
+  let a: Installation;
+  let b: Installation;
+  let dns: DnsTestServer;
+
+  async function install(t: TestContext, dnsAddress: string): Promise<Installation> {
+    const config = { ...t.config, direct: { ...t.config.direct, dnsServers: [dnsAddress], smarthosts: new Map(), hostname: `hisp-${t.config.dataDir.slice(-6)}.test` } };
+    const db = t.handle.db;
+    const now = () => t.clock.now;
+    const blobs = createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey });
+    const listener = await startDirectListener(createDirectDeps({ config, db, blobs, now }), quiet, 0);
+    const handlers = workflowHandlers({ config, db, now });
+    return { t: Object.assign(t, { config }), listener, run: () => runOnce({ db, handlers, logger: quiet }) };
+  }
+
+  // Runs both installations' workflows until neither has anything left (a message, then its MDNs, cross over).
+  async function settle() {
+    for (let round = 0; round < 10; round++) if ((await a.run()) + (await b.run()) === 0) return;
+  }
+
+  const certificateOf = async (t: TestContext, address: string) => {
+    const [row] = await t.handle.db.select({ der: certificates.certificateDer }).from(certificates).where(sql`${address} = any(${certificates.sanEmails})`);
+    return Buffer.from(row!.der);
+  };
+  const anchorOf = async (t: TestContext) => (await t.handle.db.select().from(trustAnchors).where(eq(trustAnchors.name, DEMO_CA_NAME)))[0]!;
+
+  beforeAll(async () => {
+    dns = await startDnsTestServer([]);
+    const [ta, tb] = await Promise.all([createTestApp(), createTestApp()]);
+    // The peer's demo world lives on its own Direct domain.
+    await tb.handle.db.execute(sql`update document_sources set full_address = replace(full_address, '.direct.example.org', '.peer.example.net') where type = 'Direct'`);
+    await seedDemoCertificates(ta.handle.db, ta.config.blobEncryptionKey);
+    await seedDemoCertificates(tb.handle.db, tb.config.blobEncryptionKey);
+    // Introduced to each other by exchanging anchors.
+    const [anchorA, anchorB] = [await anchorOf(ta), await anchorOf(tb)];
+    await ta.handle.db.insert(trustAnchors).values({ ...anchorB, id: undefined, name: 'Peer demo CA' });
+    await tb.handle.db.insert(trustAnchors).values({ ...anchorA, id: undefined, name: 'Peer demo CA' });
+    a = await install(ta, dns.address);
+    b = await install(tb, dns.address);
+    a.t.config.direct.smarthosts.set('riverview.peer.example.net', { host: '127.0.0.1', port: b.listener.port });
+    b.t.config.direct.smarthosts.set('lakeside.direct.example.org', { host: '127.0.0.1', port: a.listener.port });
+    dns.setRecords([
+      certRecord('referrals.riverview.peer.example.net', 'PKIX', await certificateOf(tb, B_RIVERVIEW)),
+      certRecord('intake.lakeside.direct.example.org', 'PKIX', await certificateOf(ta, A_LAKESIDE)),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.listener.close(), b?.listener.close(), dns?.close()]);
+    await Promise.all([a?.t.close(), b?.t.close()]);
+  });
+
+  async function sendWithPdf(from: Installation, user: string, fromAddress: string, to: string, subject: string) {
+    const { t } = from;
+    const releaseTypeId = (await t.call(user, 'GET', '/api/releasetypes')).json()[0].id as string;
+    const draft = await t.call(user, 'PUT', '/api/messages', { subject, fromAddress, toAddress: to, body: 'Please see the attached letter.', releaseTypeId, patient });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const id = draft.json().id as string;
+    const [source] = await t.handle.db.select().from(documentSources).where(eq(documentSources.fullAddress, fromAddress));
+    const pdf = await samplePdf(`${subject} for Maria Alvarez`);
+    const blobs = createBlobStore({ db: t.handle.db, dataDir: t.config.dataDir, key: t.config.blobEncryptionKey });
+    const blob = await blobs.put(pdf, { organizationId: source!.organizationId });
+    await t.handle.db.insert(attachments).values({
+      messageId: id,
+      organizationId: source!.organizationId,
+      fileName: 'referral-letter.pdf',
+      mimeType: 'application/pdf',
+      sizeInBytes: pdf.length,
+      originalBlobId: blob.id,
+      currentBlobId: blob.id,
+      previewBlobId: blob.id,
+      previewStatus: 'Available',
+      meta: { documentType: 'Referral Letter', documentDate: '2026-01-15', documentDateType: 'selected', confidentiality: 'Normal', documentDescription: 'Referral letter', patient: null },
+    });
+    const sent = await t.call(user, 'POST', `/api/messages/${id}/send`);
+    expect(sent.statusCode, sent.body).toBe(200);
+    return { id, pdf };
+  }
+
+  const received = async (to: Installation, subject: string) => {
+    const [row] = await to.t.handle.db.select().from(messages).where(and(eq(messages.direction, 'Inbound'), eq(messages.subject, subject)));
+    return row;
+  };
+
+  it('Lakeside (here) sends a referral with a PDF to Riverview on the peer, which answers with processed and dispatched', async () => {
+    const { id, pdf } = await sendWithPdf(a, LAKESIDE_USER, A_LAKESIDE, B_RIVERVIEW, 'Referral over Direct');
+    await settle();
+
+    const inbound = await received(b, 'Referral over Direct');
+    expect(inbound).toMatchObject({ fromAddress: A_LAKESIDE, toAddress: B_RIVERVIEW, sourceType: 'Direct', status: 'Received' });
+    const [file] = await b.t.handle.db.select().from(attachments).where(eq(attachments.messageId, inbound!.id));
+    expect(file).toMatchObject({ fileName: 'referral-letter.pdf', mimeType: 'application/pdf', sizeInBytes: pdf.length });
+    // Riverview's user sees it in Intake through the API, with the PDF as sent.
+    const intake = await b.t.call(RIVERVIEW_USER, 'GET', `/api/messages/${inbound!.id}`);
+    expect(intake.statusCode, intake.body).toBe(200);
+    expect(intake.json()).toMatchObject({ subject: 'Referral over Direct', fromAddress: A_LAKESIDE });
+
+    const sender = await a.t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`);
+    const delivery = sender.json().deliveries[0];
+    expect(delivery).toMatchObject({ recipient: B_RIVERVIEW, status: 'Delivered', reason: deliveryReasons.directDispatched });
+    expect(delivery.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Processed', 'Dispatched']);
+    expect(sender.json().status).toBe('Delivered');
+  });
+
+  it('Riverview on the peer sends back to Lakeside here, and a second SMTP hand-over of the same message is stored once', async () => {
+    const { id } = await sendWithPdf(b, RIVERVIEW_USER, B_RIVERVIEW, A_LAKESIDE, 'Consult note back');
+    await settle();
+    const inbound = await received(a, 'Consult note back');
+    expect(inbound).toMatchObject({ fromAddress: B_RIVERVIEW, toAddress: A_LAKESIDE });
+    const [who] = await a.t.handle.db.select().from(patients).where(eq(patients.messageId, inbound!.id));
+    expect(who).toBeUndefined(); // a plain Direct message carries no patient metadata (no XDM)
+    const delivery = (await b.t.call(RIVERVIEW_USER, 'GET', `/api/messages/${id}`)).json().deliveries[0];
+    expect(delivery.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Processed', 'Dispatched']);
+
+    // The sender retries after a crash between SMTP and recording it: the same bytes (same Message-ID) arrive again.
+    const [sealStep] = await b.t.handle.db.select().from(workflowSteps).where(eq(workflowSteps.name, 'direct-seal'));
+    const raw = await createBlobStore({ db: b.t.handle.db, dataDir: b.t.config.dataDir, key: b.t.config.blobEncryptionKey }).get(String(sealStep!.result!.blobId));
+    const smtp = createTransport({ host: '127.0.0.1', port: a.listener.port, secure: false, tls: { rejectUnauthorized: false } });
+    await smtp.sendMail({ envelope: { from: B_RIVERVIEW, to: [A_LAKESIDE] }, raw: Buffer.from(raw) });
+    smtp.close();
+    await settle();
+    const copies = await a.t.handle.db.select().from(messages).where(and(eq(messages.direction, 'Inbound'), eq(messages.subject, 'Consult note back')));
+    expect(copies).toHaveLength(1);
+  });
+
+  it('refuses, during the SMTP session, a message for an address not hosted here and mail that is not S/MIME', async () => {
+    const smtp = createTransport({ host: '127.0.0.1', port: a.listener.port, secure: false, tls: { rejectUnauthorized: false } });
+    await expect(smtp.sendMail({ from: B_RIVERVIEW, to: 'nobody@lakeside.direct.example.org', subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(smtp.sendMail({ from: B_RIVERVIEW, to: A_LAKESIDE, subject: 'plain', text: 'not encrypted' })).rejects.toMatchObject({
+      responseCode: 554,
+      response: expect.stringContaining('5.7.5') as string,
+    });
+    smtp.close();
+  });
+});

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { findSigningCertificate } from '../../modules/certificates/service.ts';
+import { parseDirectContent } from '../../platform/direct/content.ts';
+import { buildMdn, isMdn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
+import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
+import { findHostedAddress, receiveHere } from '../local.ts';
+import type { DirectDeps } from './direct-deps.ts';
+import { openMessage, sealMessage } from './envelope.ts';
+import { lookupRecipient } from './recipients.ts';
+import { PermanentSmtpError, sendOverSmtp } from './smtp-out.ts';
+import { applyNotification } from './timeline.ts';
+
+export const RECEIVE_DIRECT_WORKFLOW = 'receive-direct';
+
+const MDN_ATTEMPTS = 3;
+
+export interface ReceivePayload {
+  // The message as it arrived over SMTP, in the blob store.
+  blobId: string;
+  mailFrom: string;
+  recipients: string[];
+}
+
+interface Notification {
+  // From the recipient here back to the sender.
+  from: string;
+  to: string;
+  originalMessageId: string;
+  originalSubject: string;
+  disposition: Disposition;
+  failure?: string;
+  // The certificate that signed the original: a fallback to encrypt the MDN for when the sender's cannot be discovered.
+  senderCertificate: Buffer | null;
+}
+
+/** An MDN back to the sender (Implementation Guide for Delivery Notification in Direct), itself signed and encrypted. */
+export async function sendNotification(deps: DirectDeps, n: Notification): Promise<{ sent: string } | { skipped: string }> {
+  const signer = await findSigningCertificate(deps, n.from);
+  if (!signer) return { skipped: `no certificate to sign for ${n.from}` };
+  const found = await lookupRecipient(deps, [n.from.slice(n.from.lastIndexOf('@') + 1)], n.to);
+  const certificates = found.status === 'Trusted' ? found.certificates : n.senderCertificate ? [n.senderCertificate] : [];
+  if (certificates.length === 0) return { skipped: `no certificate to encrypt for ${n.to}: ${found.text}` };
+  const messageId = `<${randomUUID()}@${deps.config.hostname}>`;
+  const date = deps.now();
+  const mdn = buildMdn({
+    from: n.from,
+    to: n.to,
+    originalMessageId: n.originalMessageId,
+    originalSubject: n.originalSubject,
+    finalRecipient: n.from,
+    disposition: n.disposition,
+    reportingUa: `${deps.config.hostname}; ClinicRelay`,
+    ...(n.failure ? { failureText: n.failure } : {}),
+    messageId,
+    date,
+  });
+  const subject = `${n.disposition === 'failed' ? 'Not delivered' : 'Processed'}: ${n.originalSubject}`.slice(0, 200);
+  const raw = await sealMessage(mdn, { from: n.from, to: [n.to], subject, messageId, date }, signer, certificates, deps.config.contentCipher);
+  const result = await sendOverSmtp(deps, { from: n.from, to: [n.to] }, raw);
+  return { sent: result.response };
+}
+
+const attachmentOf = (a: Awaited<ReturnType<typeof parseDirectContent>>['attachments'][number]) => {
+  const isPdf = a.mimeType === 'application/pdf';
+  return { fileName: a.fileName, mimeType: a.mimeType, bytes: a.bytes, preview: isPdf ? ('same' as const) : null, previewStatus: isPdf ? ('Available' as const) : ('NotApplicable' as const), meta: a.meta };
+};
+
+async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, recipient: string) {
+  const received = await ctx.step('receive', recipient, async () => {
+    const opened = await openMessage(deps, raw, recipient);
+    if (!opened.ok) return { refused: opened.reason, code: opened.code };
+    if (isMdn(opened.inner)) {
+      const mdn = parseMdn(opened.inner);
+      if (!mdn) return { refused: 'The delivery notification could not be read.', code: '5.6.0' };
+      const matched = await applyNotification(deps.db, { ...mdn, from: opened.from }, deps.now());
+      return { notification: mdn.disposition, matched };
+    }
+    const hosted = await findHostedAddress(deps.db, 'Direct', recipient);
+    if (!hosted) return { refused: `${recipient} is no longer hosted here.`, code: '5.1.1' };
+    const content = await parseDirectContent(opened.inner);
+    const messageId = opened.messageId ?? content.messageId ?? `<${ctx.workflow.id}>`;
+    const inboundId = await receiveHere(deps, {
+      organizationId: hosted.organizationId,
+      sourceType: 'Direct',
+      sentMessageId: null,
+      recipient,
+      deliveryKey: `direct:${messageId}:${recipient.toLowerCase()}`,
+      fromAddress: opened.from,
+      subject: content.subject,
+      body: content.body,
+      isUrgent: content.isUrgent,
+      patient: content.patient,
+      properties: null,
+      attachments: content.attachments.map(attachmentOf),
+    });
+    return {
+      inboundId,
+      from: opened.from,
+      messageId,
+      subject: content.subject,
+      finalDeliveryRequested: content.finalDeliveryRequested,
+      signer: opened.signer.toString('base64'),
+    };
+  });
+  // Never answer a notification with a notification (RFC 8098 §2.1), nor a message refused as untrusted.
+  if (!('inboundId' in received)) return received;
+  // An MDN that cannot be handed over after a few tries is given up (the sender's timeline then times out), so it
+  // never holds the received message's workflow in retries.
+  const notify = (disposition: Disposition) =>
+    ctx.step(`mdn-${disposition}`, recipient, async ({ attempt }) => {
+      try {
+        return await sendNotification(deps, {
+          from: recipient,
+          to: String(received.from),
+          originalMessageId: String(received.messageId),
+          originalSubject: String(received.subject),
+          disposition,
+          senderCertificate: Buffer.from(String(received.signer), 'base64'),
+        });
+      } catch (error) {
+        if (error instanceof PermanentSmtpError || attempt >= MDN_ATTEMPTS) return { skipped: (error as Error).message };
+        throw error;
+      }
+    });
+  await notify('processed');
+  // Delivered into the organization's Intake in the same step that stored it: dispatched is true at once.
+  if (received.finalDeliveryRequested) await notify('dispatched');
+  return received;
+}
+
+/** The 'receive-direct' workflow: per hosted recipient, open, store into Intake (or apply an MDN), then answer with MDNs. */
+export function receiveDirectWorkflow(deps: DirectDeps): WorkflowHandler {
+  return async (ctx) => {
+    const payload = ctx.workflow.payload as unknown as ReceivePayload;
+    const raw = Buffer.from(await deps.blobs.get(payload.blobId));
+    for (const recipient of payload.recipients) await receiveFor(deps, ctx, raw, recipient);
+  };
+}

@@ -1,0 +1,159 @@
+import { createHash, X509Certificate } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AddressInfo } from 'node:net';
+import { createTransport } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
+import { messages } from '../../db/schema/messages.ts';
+import { seedDemoCertificates } from '../../db/seed/demo-certificates.ts';
+import { createBlobStore } from '../../platform/blobs/blob-store.ts';
+import { createCertificateAuthority, issueDirectCertificate, type IssuedCertificate } from '../../platform/direct/certificate-authority.ts';
+import type { WorkflowLogger } from '../../platform/workflows/context.ts';
+import { workflowHandlers } from '../../platform/workflows/registry.ts';
+import { runOnce } from '../../platform/workflows/runner.ts';
+import { createTestApp, type TestContext } from '../../test/app.ts';
+import { openssl, opensslMissing } from '../../test/openssl.ts';
+import { createDirectDeps } from './direct-deps.ts';
+import { startDirectListener, type DirectListener } from './listener.ts';
+
+// Issue 12 §3 and §5: messages another HISP builds with OpenSSL reach Intake when they are signed and encrypted as
+// Direct requires (RSA-OAEP or PKCS#1 v1.5 key transport), and are refused during the SMTP session, with a 5.7.x
+// reply in plain words, when they are signed with SHA-1, by an untrusted CA, by a certificate for another address,
+// or encrypted with 3DES in strict mode.
+
+const missing = opensslMissing();
+const quiet: WorkflowLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const LAKESIDE = 'intake@lakeside.direct.example.org';
+const SENDER = 'doctor@hisp.sender.example.com';
+
+const pem = (der: Uint8Array) => new X509Certificate(der).toString();
+const keyPem = (issued: IssuedCertificate) => issued.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  let t: TestContext;
+  let listener: DirectListener;
+  let files: Record<string, string>;
+  // The sending HISP's mail server: where the MDNs go.
+  const mdns: Buffer[] = [];
+  let senderMta: SMTPServer;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await seedDemoCertificates(t.handle.db, t.config.blobEncryptionKey);
+    const trustedCa = await createCertificateAuthority({ commonName: 'Sender HISP CA', organization: 'Sender HISP', validDays: 365 });
+    const strangerCa = await createCertificateAuthority({ commonName: 'Unknown CA', organization: 'Nobody', validDays: 365 });
+    const caDer = Buffer.from(trustedCa.certificateDer);
+    await t.handle.db.insert(trustAnchors).values({
+      name: 'Sender HISP CA',
+      subject: new X509Certificate(caDer).subject,
+      thumbprintSha256: createHash('sha256').update(caDer).digest('hex'),
+      notAfter: new Date(new X509Certificate(caDer).validTo),
+      certificateDer: caDer,
+    });
+    const sender = await issueDirectCertificate(trustedCa, { address: SENDER, usage: 'both', validDays: 90 });
+    const otherAddress = await issueDirectCertificate(trustedCa, { address: 'someone-else@hisp.sender.example.com', usage: 'both', validDays: 90 });
+    const untrusted = await issueDirectCertificate(strangerCa, { address: SENDER, usage: 'both', validDays: 90 });
+    const [lakeside] = await t.handle.db.select().from(certificates).where(sql`${LAKESIDE} = any(${certificates.sanEmails})`);
+    files = {
+      'sender.pem': pem(sender.certificateDer),
+      'sender.key': keyPem(sender),
+      'other.pem': pem(otherAddress.certificateDer),
+      'other.key': keyPem(otherAddress),
+      'untrusted.pem': pem(untrusted.certificateDer),
+      'untrusted.key': keyPem(untrusted),
+      'lakeside.pem': pem(lakeside!.certificateDer),
+    };
+    senderMta = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          mdns.push(Buffer.concat(chunks));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => senderMta.listen(0, '127.0.0.1', resolve));
+    t.config.direct.smarthosts.set('hisp.sender.example.com', { host: '127.0.0.1', port: (senderMta.server.address() as AddressInfo).port });
+    const blobs = createBlobStore({ db: t.handle.db, dataDir: t.config.dataDir, key: t.config.blobEncryptionKey });
+    listener = await startDirectListener(createDirectDeps({ config: t.config, db: t.handle.db, blobs, now: () => t.clock.now }), quiet, 0);
+  }, 60_000);
+
+  afterAll(async () => {
+    await listener?.close();
+    await new Promise<void>((resolve) => (senderMta ? senderMta.close(() => resolve()) : resolve()));
+    await t?.close();
+  });
+
+  // What another HISP would put on the wire: the message wrapped as message/rfc822, signed, then encrypted.
+  async function builtByOpenssl(subject: string, opts: { signer?: string; digest?: string; encrypt?: readonly string[] } = {}) {
+    const signer = opts.signer ?? 'sender';
+    const inner = `From: ${SENDER}\r\nTo: ${LAKESIDE}\r\nSubject: ${subject}\r\nMessage-ID: <${subject.replace(/\W+/g, '-')}@hisp.sender.example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nPlease see this patient.\r\n`;
+    const signed = await openssl(['cms', '-sign', '-md', opts.digest ?? 'sha256', '-signer', `${signer}.pem`, '-inkey', `${signer}.key`, '-in', 'inner.eml', '-crlfeol'], {
+      ...files,
+      'inner.eml': `Content-Type: message/rfc822\r\n\r\n${inner}`,
+    });
+    expect(signed.code, signed.stderr).toBe(0);
+    // -keyopt applies to the -recip before it.
+    const encrypted = await openssl(['cms', '-encrypt', '-from', SENDER, '-to', LAKESIDE, '-subject', subject, '-in', 'signed.eml', '-recip', 'lakeside.pem', ...(opts.encrypt ?? ['-aes256', '-keyopt', 'rsa_padding_mode:oaep'])], {
+      ...files,
+      'signed.eml': signed.stdout,
+    });
+    expect(encrypted.code, encrypted.stderr).toBe(0);
+    return Buffer.from(encrypted.stdout.replace(/\r?\n/g, '\r\n'));
+  }
+
+  const handOver = async (raw: Buffer) => {
+    const smtp = createTransport({ host: '127.0.0.1', port: listener.port, secure: false, tls: { rejectUnauthorized: false } });
+    try {
+      return await smtp.sendMail({ envelope: { from: SENDER, to: [LAKESIDE] }, raw });
+    } finally {
+      smtp.close();
+    }
+  };
+  const runWorkflows = () => runOnce({ db: t.handle.db, handlers: workflowHandlers({ config: t.config, db: t.handle.db, now: () => t.clock.now }), logger: quiet });
+  const inIntake = async (subject: string) =>
+    t.handle.db.select().from(messages).where(and(eq(messages.direction, 'Inbound'), eq(messages.subject, subject)));
+
+  it.each([
+    ['RSA-OAEP key transport, AES-256', ['-aes256', '-keyopt', 'rsa_padding_mode:oaep']],
+    ['PKCS#1 v1.5 key transport, AES-128', ['-aes128']],
+  ])('accepts a message with %s into Lakeside’s Intake', async (label, encrypt) => {
+    const subject = `OpenSSL ${label}`;
+    const info = await handOver(await builtByOpenssl(subject, { encrypt }));
+    expect(info.response).toMatch(/^250 /);
+    await runWorkflows();
+    const [received] = await inIntake(subject);
+    expect(received).toMatchObject({ fromAddress: SENDER, toAddress: LAKESIDE, sourceType: 'Direct', body: expect.stringContaining('Please see this patient.') as string });
+
+    // The sender's HISP gets a signed and encrypted MDN 'processed' for it, which OpenSSL opens with the sender's key.
+    const mdn = mdns.at(-1)!;
+    const decrypted = await openssl(['cms', '-decrypt', '-recip', 'sender.pem', '-inkey', 'sender.key', '-in', 'mdn.eml'], { ...files, 'mdn.eml': mdn });
+    expect(decrypted.code, decrypted.stderr).toBe(0);
+    expect(decrypted.stdout).toContain('multipart/signed');
+    expect(decrypted.stdout).toContain('Content-Type: multipart/report');
+    expect(decrypted.stdout).toMatch(/Disposition: automatic-action\/MDN-sent-automatically; ?processed/);
+    expect(decrypted.stdout).toContain(`<${subject.replace(/\W+/g, '-')}@hisp.sender.example.com>`);
+    expect(decrypted.stdout).toMatch(/Original-Message-ID:\s+<OpenSSL-/);
+  });
+
+  it.each([
+    ['signed with SHA-1', { digest: 'sha1' }, /^554 5\.7\.7 .*SHA-1/],
+    ['signed by a CA nobody here trusts', { signer: 'untrusted' }, /^554 5\.7\.7 The sender’s certificate is not trusted: .*no chain to a trust anchor/],
+    ['signed with a certificate for another address', { signer: 'other' }, /^554 5\.7\.7 The sender’s certificate is not issued for doctor@hisp\.sender\.example\.com/],
+    ['encrypted with 3DES (strict mode)', { encrypt: ['-des3'] }, /^554 5\.7\.5 .*3DES|^554 5\.7\.5 .*DES/i],
+  ] as const)('refuses a message %s during the SMTP session', async (label, opts, reply) => {
+    const subject = `Refused: ${label}`;
+    const error = await handOver(await builtByOpenssl(subject, opts)).then(
+      () => null,
+      (caught: unknown) => caught as { response: string },
+    );
+    expect(error?.response).toMatch(reply);
+    await runWorkflows();
+    expect(await inIntake(subject)).toHaveLength(0);
+  });
+});

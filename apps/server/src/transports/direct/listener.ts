@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import { enqueue } from '../../platform/workflows/enqueue.ts';
+import { findHostedAddress } from '../local.ts';
+import type { DirectDeps } from './direct-deps.ts';
+import { openMessage } from './envelope.ts';
+import { RECEIVE_DIRECT_WORKFLOW, type ReceivePayload } from './inbound.ts';
+
+export interface DirectListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+// An SMTP reply with its code: smtp-server answers `${responseCode} ${message}`.
+const reply = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
+
+async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The Direct SMTP listener (issue 12 §3): mail for addresses hosted here only (550 5.1.1 otherwise), STARTTLS offered,
+ * no AUTH (HISP to HISP). A message is opened at once so a refusal (not encrypted or signed, untrusted, weak digest,
+ * signer not the sender) is answered during the SMTP session with a 5.7.x reply the sending HISP reports; what passes is
+ * stored and handed to the receive workflow before the 250 reply, so an accepted message survives a crash.
+ */
+export async function startDirectListener(deps: DirectDeps, logger: Logger, port = deps.config.smtpPort ?? 0): Promise<DirectListener> {
+  const tls = deps.config.tls ? { key: readFileSync(deps.config.tls.keyFile), cert: readFileSync(deps.config.tls.certFile) } : {};
+  const server = new SMTPServer({
+    name: deps.config.hostname,
+    banner: 'ClinicRelay Direct HISP',
+    size: deps.config.maxMessageBytes,
+    disabledCommands: ['AUTH'],
+    authOptional: true,
+    logger: false,
+    ...tls,
+    onRcptTo(address, _session, callback) {
+      findHostedAddress(deps.db, 'Direct', address.address.toLowerCase())
+        .then((hosted) => callback(hosted ? null : reply(550, `5.1.1 ${address.address} is not a Direct address hosted here`)))
+        .catch(() => callback(reply(451, '4.3.0 Temporary failure, try again later')));
+    },
+    onData(stream, session, callback) {
+      void (async () => {
+        const raw = await readAll(stream);
+        if (stream.sizeExceeded) return callback(reply(552, `5.3.4 Message larger than ${deps.config.maxMessageBytes} bytes`));
+        const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+        const refusals: string[] = [];
+        for (const recipient of recipients) {
+          const opened = await openMessage(deps, raw, recipient);
+          if (!opened.ok) refusals.push(`${opened.code} ${opened.reason}`);
+        }
+        if (refusals.length === recipients.length) {
+          logger.warn({ refusal: refusals[0] }, 'direct message refused');
+          const first = refusals[0] ?? '5.7.0 Refused';
+          return callback(reply(first.startsWith('4') ? 451 : 554, first));
+        }
+        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        const workflowId = await deps.db.transaction(async (tx) => {
+          const blob = await deps.blobs.put(raw, { organizationId: null }, tx);
+          const payload: ReceivePayload = { blobId: blob.id, mailFrom, recipients };
+          return enqueue(tx, { type: RECEIVE_DIRECT_WORKFLOW, payload: { ...payload } });
+        });
+        logger.info({ workflowId, recipients: recipients.length }, 'direct message accepted');
+        callback(null, `2.0.0 Accepted as ${workflowId}`);
+      })().catch((error: unknown) => {
+        logger.warn({ error: (error as Error).message }, 'direct message not accepted');
+        callback(reply(451, '4.3.0 Temporary failure, try again later'));
+      });
+    },
+  });
+  server.on('error', (error) => logger.warn({ error: error.message }, 'direct smtp listener error'));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, deps.config.smtpHost, () => resolve());
+  });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
