@@ -9,7 +9,7 @@ const root = import.meta.dirname;
 
 // The few Node globals the plain JavaScript files (scripts/, this file) use.
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'URL', 'Buffer'].map((name) => [
+  ['process', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'URL', 'Buffer', 'fetch', 'FormData', 'Blob', 'AbortSignal'].map((name) => [
     name,
     'readonly',
   ]),
@@ -24,6 +24,8 @@ export default defineConfig(
       '**/test-results/**',
       '.e2e-data/**',
       'apps/server/src/db/migrations/**',
+      // Type declarations of plain JavaScript scripts (no tsconfig project holds them).
+      'scripts/*.d.mts',
     ],
   },
   {

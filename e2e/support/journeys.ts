@@ -92,9 +92,9 @@ export async function fillAttachDialog(page: Page, file: string): Promise<Locato
 }
 
 // A new Release referral for the demo patient Maria Alvarez with ud-sample.pdf attached, from
-// Lakeside's Direct address unless told otherwise, ready to send.
-export async function composeReferral(page: Page, to: string[], subject: string, from = 'intake@lakeside.direct.example.org') {
-  await page.goto('/release');
+// Lakeside's Direct address unless told otherwise, ready to send; `origin` is another installation's (a peer's).
+export async function composeReferral(page: Page, to: string[], subject: string, from = 'intake@lakeside.direct.example.org', origin = '') {
+  await page.goto(`${origin}/release`);
   await expectHeading(page, 'Release');
   await page.getByRole('link', { name: 'New message' }).click();
   await expectPath(page, '/release/new');
@@ -128,4 +128,40 @@ export async function apiSignIn(baseUrl: string, userName: string): Promise<Reco
   expect(login.status).toBe(200);
   const { accessToken } = (await login.json()) as { accessToken: string };
   return { authorization: `Bearer ${accessToken}` };
+}
+
+/** Sends the compose form as it stands (Send, then Confirm), waits for the answer `sent`, and opens the sent message. */
+export async function sendAndOpen(page: Page, subject: string, sent = 'The message was sent successfully.'): Promise<void> {
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Review and Send' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText(sent).first().waitFor();
+  await expectPath(page, '/release');
+  await page.getByRole('link', { name: subject, exact: true }).click();
+  await expectHeading(page, subject);
+}
+
+/**
+ * Searches the Intake of the installation at `origin` (the page's own by default) for `subject` and returns the
+ * message's row. Delivery runs in the background: the list is reloaded until the message is there.
+ */
+export async function findInIntake(page: Page, subject: string, origin = ''): Promise<Locator> {
+  await page.goto(`${origin}/intake`);
+  await expectHeading(page, 'Intake');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(subject);
+  const link = page.getByRole('link', { name: subject, exact: true });
+  await expect
+    .poll(
+      async () => {
+        if (await link.isVisible()) return true;
+        await page.reload();
+        await expectHeading(page, 'Intake');
+        return link.waitFor({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe(true);
+  return page.getByRole('row').filter({ has: link });
 }

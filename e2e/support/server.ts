@@ -61,12 +61,40 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
   throw new Error(`[e2e] server not healthy after ${READY_TIMEOUT_MS / 1000} s; see ${logFile}`);
 }
 
-/** One server on a free port with an empty DATA_DIR, so it migrates and seeds the demo world. */
-export async function startServer(): Promise<RunningServer> {
+export interface ServerOptions {
+  // Extra environment (DEMO_WORLD=peer for a second installation, DIRECT_SMARTHOSTS, …).
+  env?: Record<string, string>;
+  // Log file name under test-results (one per server).
+  logName?: string;
+  // Direct SMTP and CERT-responder ports chosen beforehand (another installation already routes to them).
+  smtpPort?: number;
+  dnsPort?: number;
+  // DNS servers asked after the server's own responder: the other installation's.
+  moreDnsServers?: string[];
+}
+
+export interface DirectPorts {
+  smtpPort: number;
+  dnsPort: number;
+}
+
+/** Two free ports for an installation's Direct listener and CERT responder. */
+export async function freeDirectPorts(): Promise<DirectPorts> {
+  return { smtpPort: await freePort(), dnsPort: await freePort() };
+}
+
+/**
+ * One server on a free port with an empty DATA_DIR, so it migrates and seeds the demo world. Its Direct SMTP listener and
+ * CERT responder get free ports too, and it looks certificates up only in its own responder unless told otherwise, so a
+ * journey never waits on the Internet's DNS.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer & DirectPorts> {
   const port = await freePort();
+  const smtpPort = options.smtpPort ?? (await freePort());
+  const dnsPort = options.dnsPort ?? (await freePort());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-e2e-'));
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const logFile = path.join(RESULTS_DIR, 'server.log');
+  const logFile = path.join(RESULTS_DIR, options.logName ?? 'server.log');
   const log = createWriteStream(logFile);
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = Date.now();
@@ -85,6 +113,10 @@ export async function startServer(): Promise<RunningServer> {
       // Every journey signs in from 127.0.0.1; the default 60 per minute would throttle the suite.
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
       LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
+      DIRECT_SMTP_PORT: String(smtpPort),
+      DIRECT_DNS_PUBLISH_PORT: String(dnsPort),
+      DIRECT_DNS_SERVERS: [`127.0.0.1:${dnsPort}`, ...(options.moreDnsServers ?? [])].join(','),
+      ...options.env,
     },
   });
   child.stdout?.pipe(log, { end: false });
@@ -114,5 +146,5 @@ export async function startServer(): Promise<RunningServer> {
     throw error;
   }
   console.log(`[e2e] server ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, logFile)})`);
-  return { baseUrl, dataDir, logFile, stop };
+  return { baseUrl, dataDir, logFile, stop, smtpPort, dnsPort };
 }

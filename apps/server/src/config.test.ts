@@ -76,4 +76,26 @@ describe('configuration of sign-in hardening', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_ADDRESSES: '10.0.0.1,proxy.example.org' })).toThrow(/TRUST_PROXY_ADDRESSES/);
     expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_ADDRESSES: '10.0.0.1', TRUST_PROXY_HOPS: '1' })).toThrow(/set one of them, not both/);
   });
+
+  it('has the Direct defaults: a demo-peer route and the loopback CERT responders in development, nothing of it in production', () => {
+    const development = loadConfig({ DATA_DIR: tmp() }).direct;
+    expect(development).toMatchObject({ smtpPort: 2525, dnsPublish: { host: '127.0.0.1', port: 5300 }, mdnTimeoutMinutes: 60, strictMode: true, contentCipher: 'aes-256-cbc' });
+    expect(development.dnsServers?.slice(0, 2)).toEqual(['127.0.0.1:5300', '127.0.0.1:5301']);
+    expect([...development.smarthosts]).toEqual([['peer.example.net', { host: '127.0.0.1', port: 2526 }]]);
+    const keys = { TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'), BLOB_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    const production = loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://relay.example.org', ...keys }).direct;
+    expect(production).toMatchObject({ smtpPort: 25, dnsPublish: null, dnsServers: undefined, hostname: 'relay.example.org' });
+    expect(production.smarthosts.size).toBe(0);
+  });
+
+  it('reads Direct smarthosts and switches, and names a malformed one', () => {
+    const c = loadConfig({ DATA_DIR: tmp(), DIRECT_SMARTHOSTS: 'Peer.Example.net=127.0.0.1:2526, *=[::1]:25', DIRECT_SMTP_PORT: 'off', DIRECT_DNS_PUBLISH_PORT: 'off', DIRECT_STRICT_MODE: 'false' }).direct;
+    expect([...c.smarthosts]).toEqual([
+      ['peer.example.net', { host: '127.0.0.1', port: 2526 }],
+      ['*', { host: '::1', port: 25 }],
+    ]);
+    expect(c).toMatchObject({ smtpPort: null, dnsPublish: null, strictMode: false });
+    expect(() => loadConfig({ DATA_DIR: tmp(), DIRECT_SMARTHOSTS: 'peer.example.net' })).toThrow(/DIRECT_SMARTHOSTS: "peer.example.net" is not domain=host:port/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DIRECT_TLS_CERT_FILE: '/x.pem' })).toThrow(/set both or neither/);
+  });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import dns from 'node:dns';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -97,7 +98,12 @@ const schema = z.object({
   // STARTTLS certificate and key (PEM files); unset, smtp-server's built-in self-signed pair (S/MIME protects the content anyway).
   DIRECT_TLS_CERT_FILE: z.string().max(4000).optional(),
   DIRECT_TLS_KEY_FILE: z.string().max(4000).optional(),
-  // DNS servers for CERT, SRV and MX lookups (host or host:port, comma-separated); default the system's.
+  // A DNS responder publishing this installation's CERT records ('off' disables it); default 5300 in development
+  // (`npm run demo:peer`'s peer uses 5301), off otherwise. A real installation publishes CERT records in its DNS zone.
+  DIRECT_DNS_PUBLISH_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+  DIRECT_DNS_PUBLISH_HOST: z.string().max(200).default('127.0.0.1'),
+  // DNS servers for CERT, SRV and MX lookups (host or host:port, comma-separated); default the system's, after the
+  // two loopback demo responders (127.0.0.1:5300 and :5301) in development.
   DIRECT_DNS_SERVERS: z
     .string()
     .max(2000)
@@ -171,6 +177,8 @@ export interface DirectConfig {
   smtpHost: string;
   hostname: string;
   tls: { certFile: string; keyFile: string } | undefined;
+  // null: no CERT responder.
+  dnsPublish: { host: string; port: number } | null;
   dnsServers: string[] | undefined;
   // Lower-case domain (or '*') → where mail for it goes instead of its MX.
   smarthosts: Map<string, SmtpRoute>;
@@ -193,6 +201,11 @@ export function parseSmarthosts(value: string): Map<string, SmtpRoute> | string 
 
 export class ConfigError extends Error {}
 
+// Development defaults that let `npm start` and `npm run demo:peer` find each other on one machine (README, "Direct").
+const DEMO_DNS_PUBLISH_PORT = 5300;
+const DEMO_DNS_RESPONDERS = ['127.0.0.1:5300', '127.0.0.1:5301'];
+const DEMO_PEER_ROUTE = 'peer.example.net=127.0.0.1:2526';
+
 // Parsed and validated once at start-up. Production refuses to start without real keys; development
 // generates them once and keeps them in DATA_DIR so sessions and encrypted blobs survive restarts.
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -207,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  TRUST_PROXY_HOPS and TRUST_PROXY_ADDRESSES: set one of them, not both.');
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const development = e.NODE_ENV === 'development';
+  const publishPort = e.DIRECT_DNS_PUBLISH_PORT === 'off' ? null : (e.DIRECT_DNS_PUBLISH_PORT ?? (development ? DEMO_DNS_PUBLISH_PORT : null));
   let signing = e.TOKEN_SIGNING_KEY;
   let blob = e.BLOB_ENCRYPTION_KEY;
   if (e.NODE_ENV === 'production') {
@@ -245,8 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpHost: e.DIRECT_SMTP_HOST ?? e.HOST,
       hostname: e.DIRECT_HOSTNAME ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : os.hostname()),
       tls: directTls(e.DIRECT_TLS_CERT_FILE, e.DIRECT_TLS_KEY_FILE),
-      dnsServers: e.DIRECT_DNS_SERVERS,
-      smarthosts: e.DIRECT_SMARTHOSTS ?? new Map<string, SmtpRoute>(),
+      dnsPublish: publishPort === null ? null : { host: e.DIRECT_DNS_PUBLISH_HOST, port: publishPort },
+      dnsServers: e.DIRECT_DNS_SERVERS ?? (development ? [...DEMO_DNS_RESPONDERS, ...dns.getServers()] : undefined),
+      smarthosts: e.DIRECT_SMARTHOSTS ?? (development ? (parseSmarthosts(DEMO_PEER_ROUTE) as Map<string, SmtpRoute>) : new Map<string, SmtpRoute>()),
       mdnTimeoutMinutes: e.DIRECT_MDN_TIMEOUT_MINUTES,
       strictMode: e.DIRECT_STRICT_MODE === 'true',
       contentCipher: e.DIRECT_CONTENT_CIPHER,

@@ -15,7 +15,7 @@ import { terminateOcr } from './modules/extraction/ocr.ts';
 import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { seedDemoCertificates } from './db/seed/demo-certificates.ts';
-import { makePeerWorld } from './db/seed/demo-peer.ts';
+import { makePeerWorld, peerOrganizationName } from './db/seed/demo-peer.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 
@@ -72,7 +72,8 @@ async function main() {
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
   lines.push(config.smtp ? `Mail is sent through ${describeSmtp(config.smtp)}` : `Mail is written as .eml files to ${outboxDirOf(config.dataDir)} (SMTP_URL is not set)`);
   if (direct.listener) lines.push(`Direct (S/MIME over SMTP) is received on port ${direct.listener.port} as ${config.direct.hostname}`);
-  if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword));
+  if (direct.publisher) lines.push(`Direct certificates (DNS CERT records) are published on ${direct.publisher.host}:${direct.publisher.port}/udp+tcp`);
+  if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword, config.demoWorld === 'peer' ? peerOrganizationName : undefined));
   console.log(lines.join('\n'));
 }
 

@@ -108,6 +108,8 @@ export function deliveryStatusDetail(status: 'Pending' | 'Delivered' | 'Failed',
   if (reason === deliveryReasons.sandboxFaxDelivered) return 'Delivered (sandbox: no real fax was sent)';
   if (reason === deliveryReasons.sandboxFaxDeliveredHere) return 'Delivered to an organization on this installation (sandbox: no real fax was sent)';
   if (reason === deliveryReasons.deliveredHere) return 'Delivered to an organization on this installation';
+  // Direct over SMTP: the reason already says where the recipient stands.
+  if (reason === deliveryReasons.directDispatched || reason === deliveryReasons.directSent || reason === deliveryReasons.directProcessed) return reason;
   if (status === 'Pending' && reason && WAITING_REASONS.includes(reason)) return 'Waiting: Direct delivery to addresses outside this installation is not available yet';
   if (status === 'Pending') return 'Pending';
   return reason ? `${status}: ${reason}` : status;

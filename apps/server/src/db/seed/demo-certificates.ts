@@ -1,10 +1,10 @@
-import { createHash, X509Certificate } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { trustAnchors } from '../schema/certificates.ts';
 import { documentSources } from '../schema/document-sources.ts';
 import { checkCertificate } from '../../modules/certificates/certificate-file.ts';
 import { storeCertificate } from '../../modules/certificates/service.ts';
+import { describeAnchorCertificate } from '../../modules/trust-anchors/trust-files.ts';
 import { createCertificateAuthority, issueDirectCertificate } from '../../platform/direct/certificate-authority.ts';
 
 export const DEMO_CA_NAME = 'ClinicRelay Demo CA';
@@ -22,13 +22,8 @@ export async function seedDemoCertificates(db: Database, masterKey: Uint8Array, 
   const issued = await Promise.all(addresses.map(async ({ fullAddress }) => ({ fullAddress, leaf: await issueDirectCertificate(ca, { address: fullAddress, usage: 'both', validDays: 825 }) })));
   const caDer = Buffer.from(ca.certificateDer);
   await db.transaction(async (tx) => {
-    await tx.insert(trustAnchors).values({
-      name: DEMO_CA_NAME,
-      subject: new X509Certificate(caDer).subject,
-      thumbprintSha256: createHash('sha256').update(caDer).digest('hex').toUpperCase(),
-      notAfter: new Date(new X509Certificate(caDer).validTo),
-      certificateDer: caDer,
-    });
+    const anchor = describeAnchorCertificate(caDer);
+    await tx.insert(trustAnchors).values({ name: DEMO_CA_NAME, subject: anchor.subject, thumbprintSha256: anchor.thumbprintSha256, notAfter: anchor.notAfter, certificateDer: caDer });
     for (const { fullAddress, leaf } of issued) {
       const checked = checkCertificate({ privateKeys: [leaf.privateKey], certificates: [Buffer.from(leaf.certificateDer), caDer] }, now);
       await storeCertificate(tx, masterKey, `demo-${fullAddress}`, checked, null);

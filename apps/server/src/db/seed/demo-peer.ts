@@ -13,6 +13,8 @@ const PEER_NAMES: Record<string, string> = {
   'Oakwood Clinic': 'Cedar Clinic (peer)',
 };
 
+export const peerOrganizationName = (name: string) => PEER_NAMES[name] ?? name;
+
 /** Moves a freshly seeded demo world to the peer's Direct domain and names; run before its certificates are issued. */
 export async function makePeerWorld(db: Database): Promise<void> {
   await db.transaction(async (tx) => {

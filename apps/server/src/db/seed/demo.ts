@@ -170,10 +170,11 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
 }
 
 
-export const demoSignInLines = (password: string): string[] => [
+// rename: the organization names a demo world shows instead (the peer's, db/seed/demo-peer.ts).
+export const demoSignInLines = (password: string, rename: (name: string) => string = (name) => name): string[] => [
   `Demo sign-ins (password ${password}):`,
   ...demoUsers.map((u) => {
-    const what = u.systemRole ?? u.memberships?.map((m) => `${m.role} of ${demoOrganizations[m.org]!.name}`).join(', ');
+    const what = u.systemRole ?? u.memberships?.map((m) => `${m.role} of ${rename(demoOrganizations[m.org]!.name)}`).join(', ');
     return `  ${u.userName.padEnd(30)} ${what}${u.userName.startsWith('netadmin') ? ' (network administrator)' : ''}`;
   }),
 ];

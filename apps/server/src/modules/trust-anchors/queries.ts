@@ -51,6 +51,11 @@ export async function findAnchorById(db: DbOrTx, id: string): Promise<AnchorList
   return row;
 }
 
+export async function findAnchorCertificate(db: DbOrTx, id: string) {
+  const [row] = await db.select({ name: trustAnchors.name, certificateDer: trustAnchors.certificateDer }).from(trustAnchors).where(eq(trustAnchors.id, id));
+  return row;
+}
+
 /** Serializes additions of one certificate, so two at once cannot both pass the duplicate check. */
 export async function lockThumbprint(tx: DbOrTx, thumbprintSha256: string) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`trust-anchor:${thumbprintSha256}`}))`);

@@ -123,6 +123,18 @@ export function trustAnchorsRoutes(app: App, deps: service.TrustAnchorsDeps) {
     schema: { tags, params: trustIdParams, body: trustAnchorUpdate, response: { 200: trustAnchorListItem } },
     handler: (request) => service.updateAnchor(deps, adminCaller(request), request.params.id, request.body),
   });
+  // The anchor as a PEM file: what another HISP (or `npm run demo:peer`) imports to trust this one's certificates.
+  app.route({
+    method: 'GET',
+    url: `${anchors}/:id/certificate`,
+    config,
+    schema: { tags, params: trustIdParams },
+    handler: async (request, reply) => {
+      const anchor = await service.anchorCertificatePem(deps, request.params.id);
+      reply.header('content-disposition', `attachment; filename="${anchor.fileName}"`);
+      return reply.type('application/x-pem-file').send(anchor.pem);
+    },
+  });
   app.route({
     method: 'DELETE',
     url: `${anchors}/:id`,

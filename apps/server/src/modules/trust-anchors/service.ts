@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { trustAnchorMessages as text, type TrustAnchorListItem, type TrustBundle } from '@clinicrelay/contracts/trust-anchors.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
@@ -286,6 +287,14 @@ export async function refreshBundleNow(deps: TrustAnchorsDeps, caller: AdminCall
 // ---- For the Direct transport and the processes that run it ----
 
 /** DER of every anchor that applies to a domain hosted here (anchor.domain null or equal, case-insensitive), for one direction. */
+/** An anchor's certificate as PEM, named after the anchor (letters, digits, '-' only). */
+export async function anchorCertificatePem(deps: TrustAnchorsDeps, id: string): Promise<{ pem: string; fileName: string }> {
+  const anchor = await q.findAnchorCertificate(deps.db, id);
+  if (!anchor) throw notFound();
+  const fileName = `${anchor.name.replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-|-$/g, '') || 'anchor'}.pem`;
+  return { pem: new X509Certificate(anchor.certificateDer).toString(), fileName };
+}
+
 export async function findAnchors(db: DbOrTx, opts: { domain: string; direction: 'incoming' | 'outgoing' }): Promise<Buffer[]> {
   const ders = await q.findApplicableAnchors(db, opts.domain, opts.direction);
   return ders.map((der) => Buffer.from(der));

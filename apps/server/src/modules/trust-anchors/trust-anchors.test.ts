@@ -106,6 +106,7 @@ describe('trust anchors and bundles (issue 12 §1)', () => {
       expect((await upload(user, ANCHORS, { name: 'theirs' }, { name: 'ca.pem', bytes: demo.certificatePem })).statusCode, user).toBe(403);
       expect((await t.call(user, 'PUT', `${ANCHORS}/${id}`, { name: 'x', incoming: true, outgoing: true })).statusCode, user).toBe(403);
       expect((await t.call(user, 'DELETE', `${ANCHORS}/${id}`)).statusCode, user).toBe(403);
+      expect((await t.call(user, 'GET', `${ANCHORS}/${id}/certificate`)).statusCode, user).toBe(403);
       expect((await t.call(user, 'GET', BUNDLES)).statusCode, user).toBe(403);
       expect((await upload(user, BUNDLES, { name: 'theirs' }, { name: 'b.p7b', bytes: pkcs7(partner) })).statusCode, user).toBe(403);
       expect((await t.call(user, 'PUT', `${BUNDLES}/${id}`, { name: 'x', incoming: true, outgoing: true })).statusCode, user).toBe(403);
@@ -138,6 +139,13 @@ describe('trust anchors and bundles (issue 12 §1)', () => {
     expect(fromDer.statusCode, fromDer.body).toBe(200);
     expect(fromDer.json()).toMatchObject({ name: 'Partner HISP', domain: LAKESIDE, incoming: false, outgoing: true, subject: 'CN=Partner HISP CA, O=Partner HISP' });
     expect(new Date(fromDer.json().notAfter).getTime() - Date.now()).toBeGreaterThan(360 * DAY);
+
+    // Downloaded as PEM, to give to another HISP; an unknown id is 404.
+    const pem = await t.call(ADMIN, 'GET', `${ANCHORS}/${lakesideAnchor}/certificate`);
+    expect(pem.statusCode).toBe(200);
+    expect(pem.headers['content-disposition']).toBe('attachment; filename="Lakeside-test-CA.pem"');
+    expect(new X509Certificate(pem.body).fingerprint256.replace(/:/g, '')).toBe(fromPem.json().thumbprintSha256);
+    expect((await t.call(ADMIN, 'GET', `${ANCHORS}/00000000-0000-4000-8000-000000000000/certificate`)).statusCode).toBe(404);
 
     const list = await listAnchors();
     expect(list.totalCount).toBe(2);

@@ -29,7 +29,8 @@ function pemBlocks(bytes: Uint8Array): { label: string; der: Buffer }[] {
   return [...pem.matchAll(PEM_BLOCK)].map(([, label, body]) => ({ label: label!, der: Buffer.from(body!.replace(/\s+/g, ''), 'base64') }));
 }
 
-function describe(der: Buffer): AnchorCertificate {
+/** The anchor row's view of a CA certificate (also what the demo seed stores). */
+export function describeAnchorCertificate(der: Buffer): AnchorCertificate {
   const certificate = new x509.X509Certificate(der);
   const subject = certificate.subject;
   const commonName = certificate.subjectName.getField('CN')[0] ?? subject;
@@ -68,7 +69,7 @@ export function readAnchorCertificate(bytes: Uint8Array, now: Date): AnchorCerti
   let described: AnchorCertificate;
   try {
     certificate = new NodeX509(der);
-    described = describe(der);
+    described = describeAnchorCertificate(der);
   } catch {
     throw fileError(text.notACertificate);
   }
@@ -114,7 +115,7 @@ export function readBundle(bytes: Uint8Array, field = 'file'): AnchorCertificate
   for (const der of found) {
     let anchor: AnchorCertificate;
     try {
-      anchor = describe(der);
+      anchor = describeAnchorCertificate(der);
     } catch {
       throw fileError(text.notABundle, field);
     }

@@ -3,7 +3,7 @@ import { createTransport } from 'nodemailer';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
-import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
+import { trustAnchors } from '../../db/schema/certificates.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { attachments, messages, patients } from '../../db/schema/messages.ts';
 import { workflowSteps } from '../../db/schema/workflows.ts';
@@ -13,13 +13,16 @@ import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { createTestApp, type TestContext } from '../../test/app.ts';
-import { certRecord, startDnsTestServer, type DnsTestServer } from '../../test/dns-test-server.ts';
+import type { DnsServer } from '../../platform/direct/dns-server.ts';
 import { createDirectDeps } from './direct-deps.ts';
+import { startDnsPublisher } from './dns-publisher.ts';
 import { startDirectListener, type DirectListener } from './listener.ts';
+import { failOverdueDeliveries } from './timeline.ts';
 
 // Issue 12 §5: two installations on one machine (their own databases, data folders, Direct domains and SMTP ports),
 // each trusting the other's demo anchor, exchange a message with a PDF both ways over real SMTP on loopback, with
-// the MDNs coming back into the sender's timeline. Certificates are found in DNS (a loopback DNS server).
+// the MDNs coming back into the sender's timeline. Certificates are found in DNS: each installation publishes its
+// CERT records on a loopback responder and asks its own, then the other's.
 
 const quiet: WorkflowLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const LAKESIDE_USER = 'user@lakeside.example.org';
@@ -38,22 +41,23 @@ async function samplePdf(text: string): Promise<Uint8Array> {
 interface Installation {
   t: TestContext;
   listener: DirectListener;
+  publisher: DnsServer;
   run(): Promise<number>;
 }
 
 describe('Direct between two installations over SMTP', () => {
   let a: Installation;
   let b: Installation;
-  let dns: DnsTestServer;
 
-  async function install(t: TestContext, dnsAddress: string): Promise<Installation> {
-    const config = { ...t.config, direct: { ...t.config.direct, dnsServers: [dnsAddress], smarthosts: new Map(), hostname: `hisp-${t.config.dataDir.slice(-6)}.test` } };
+  async function install(t: TestContext): Promise<Installation> {
     const db = t.handle.db;
     const now = () => t.clock.now;
+    const publisher = await startDnsPublisher({ db, now, host: '127.0.0.1', port: 0 });
+    const config = { ...t.config, direct: { ...t.config.direct, dnsServers: [`127.0.0.1:${publisher.port}`], smarthosts: new Map(), hostname: `hisp-${t.config.dataDir.slice(-6)}.test` } };
     const blobs = createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey });
     const listener = await startDirectListener(createDirectDeps({ config, db, blobs, now }), quiet, 0);
     const handlers = workflowHandlers({ config, db, now });
-    return { t: Object.assign(t, { config }), listener, run: () => runOnce({ db, handlers, logger: quiet }) };
+    return { t: Object.assign(t, { config }), listener, publisher, run: () => runOnce({ db, handlers, logger: quiet }) };
   }
 
   // Runs both installations' workflows until neither has anything left (a message, then its MDNs, cross over).
@@ -61,14 +65,9 @@ describe('Direct between two installations over SMTP', () => {
     for (let round = 0; round < 10; round++) if ((await a.run()) + (await b.run()) === 0) return;
   }
 
-  const certificateOf = async (t: TestContext, address: string) => {
-    const [row] = await t.handle.db.select({ der: certificates.certificateDer }).from(certificates).where(sql`${address} = any(${certificates.sanEmails})`);
-    return Buffer.from(row!.der);
-  };
   const anchorOf = async (t: TestContext) => (await t.handle.db.select().from(trustAnchors).where(eq(trustAnchors.name, DEMO_CA_NAME)))[0]!;
 
   beforeAll(async () => {
-    dns = await startDnsTestServer([]);
     const [ta, tb] = await Promise.all([createTestApp(), createTestApp()]);
     // The peer's demo world lives on its own Direct domain.
     await tb.handle.db.execute(sql`update document_sources set full_address = replace(full_address, '.direct.example.org', '.peer.example.net') where type = 'Direct'`);
@@ -78,18 +77,16 @@ describe('Direct between two installations over SMTP', () => {
     const [anchorA, anchorB] = [await anchorOf(ta), await anchorOf(tb)];
     await ta.handle.db.insert(trustAnchors).values({ ...anchorB, id: undefined, name: 'Peer demo CA' });
     await tb.handle.db.insert(trustAnchors).values({ ...anchorA, id: undefined, name: 'Peer demo CA' });
-    a = await install(ta, dns.address);
-    b = await install(tb, dns.address);
-    a.t.config.direct.smarthosts.set('riverview.peer.example.net', { host: '127.0.0.1', port: b.listener.port });
-    b.t.config.direct.smarthosts.set('lakeside.direct.example.org', { host: '127.0.0.1', port: a.listener.port });
-    dns.setRecords([
-      certRecord('referrals.riverview.peer.example.net', 'PKIX', await certificateOf(tb, B_RIVERVIEW)),
-      certRecord('intake.lakeside.direct.example.org', 'PKIX', await certificateOf(ta, A_LAKESIDE)),
-    ]);
+    a = await install(ta);
+    b = await install(tb);
+    a.t.config.direct.smarthosts.set('peer.example.net', { host: '127.0.0.1', port: b.listener.port });
+    b.t.config.direct.smarthosts.set('direct.example.org', { host: '127.0.0.1', port: a.listener.port });
+    a.t.config.direct.dnsServers!.push(`127.0.0.1:${b.publisher.port}`);
+    b.t.config.direct.dnsServers!.push(`127.0.0.1:${a.publisher.port}`);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([a?.listener.close(), b?.listener.close(), dns?.close()]);
+    await Promise.all([a?.listener.close(), b?.listener.close(), a?.publisher.close(), b?.publisher.close()]);
     await Promise.all([a?.t.close(), b?.t.close()]);
   });
 
@@ -174,5 +171,28 @@ describe('Direct between two installations over SMTP', () => {
       response: expect.stringContaining('5.7.5') as string,
     });
     smtp.close();
+  });
+
+  it('marks a recipient failed when no delivery notification comes within the hour, and a late one corrects it', async () => {
+    const { id } = await sendWithPdf(a, LAKESIDE_USER, A_LAKESIDE, B_RIVERVIEW, 'Nobody answers yet');
+    // Only the sender works: the peer accepts over SMTP but has not processed it, so no MDN comes back.
+    while ((await a.run()) > 0);
+    const deliveryOf = async () => (await a.t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json().deliveries[0];
+    expect(await deliveryOf()).toMatchObject({ status: 'Pending', reason: deliveryReasons.directSent });
+
+    const sentAt = a.t.clock.now.getTime();
+    a.t.clock.now = new Date(sentAt + 59 * 60_000);
+    expect(await failOverdueDeliveries(a.t.handle.db, a.t.clock.now)).toBe(0);
+    a.t.clock.now = new Date(sentAt + 61 * 60_000);
+    expect(await failOverdueDeliveries(a.t.handle.db, a.t.clock.now)).toBe(1);
+    const failed = await deliveryOf();
+    expect(failed).toMatchObject({ status: 'Failed', reason: deliveryReasons.noNotification, statusDetail: `Failed: ${deliveryReasons.noNotification}` });
+    expect(failed.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Failed']);
+
+    a.t.clock.now = new Date(sentAt + 62 * 60_000);
+    await settle();
+    const late = await deliveryOf();
+    expect(late).toMatchObject({ status: 'Delivered', reason: deliveryReasons.directDispatched });
+    expect(late.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Failed', 'Processed', 'Dispatched']);
   });
 });

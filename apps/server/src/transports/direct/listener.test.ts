@@ -1,4 +1,4 @@
-import { createHash, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
 import { createTransport } from 'nodemailer';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
 import { messages } from '../../db/schema/messages.ts';
 import { seedDemoCertificates } from '../../db/seed/demo-certificates.ts';
+import { describeAnchorCertificate } from '../../modules/trust-anchors/trust-files.ts';
 import { createBlobStore } from '../../platform/blobs/blob-store.ts';
 import { createCertificateAuthority, issueDirectCertificate, type IssuedCertificate } from '../../platform/direct/certificate-authority.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
@@ -44,13 +45,8 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
     const trustedCa = await createCertificateAuthority({ commonName: 'Sender HISP CA', organization: 'Sender HISP', validDays: 365 });
     const strangerCa = await createCertificateAuthority({ commonName: 'Unknown CA', organization: 'Nobody', validDays: 365 });
     const caDer = Buffer.from(trustedCa.certificateDer);
-    await t.handle.db.insert(trustAnchors).values({
-      name: 'Sender HISP CA',
-      subject: new X509Certificate(caDer).subject,
-      thumbprintSha256: createHash('sha256').update(caDer).digest('hex'),
-      notAfter: new Date(new X509Certificate(caDer).validTo),
-      certificateDer: caDer,
-    });
+    const anchor = describeAnchorCertificate(caDer);
+    await t.handle.db.insert(trustAnchors).values({ name: 'Sender HISP CA', subject: anchor.subject, thumbprintSha256: anchor.thumbprintSha256, notAfter: anchor.notAfter, certificateDer: caDer });
     const sender = await issueDirectCertificate(trustedCa, { address: SENDER, usage: 'both', validDays: 90 });
     const otherAddress = await issueDirectCertificate(trustedCa, { address: 'someone-else@hisp.sender.example.com', usage: 'both', validDays: 90 });
     const untrusted = await issueDirectCertificate(strangerCa, { address: SENDER, usage: 'both', validDays: 90 });

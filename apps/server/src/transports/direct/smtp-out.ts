@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import type { SmtpRoute } from '../../config.ts';
 import { resolveMx } from '../../platform/direct/dns.ts';
 import { domainOf, type DirectDeps } from './direct-deps.ts';
 
@@ -9,6 +10,15 @@ interface SmtpErrorShape {
   responseCode?: number;
   response?: string;
   code?: string;
+}
+
+// The route of the domain or of its nearest parent domain, else '*'.
+export function smarthostFor(routes: ReadonlyMap<string, SmtpRoute>, domain: string): SmtpRoute | undefined {
+  for (let name = domain; name.includes('.'); name = name.slice(name.indexOf('.') + 1)) {
+    const route = routes.get(name);
+    if (route) return route;
+  }
+  return routes.get('*');
 }
 
 /**
@@ -22,7 +32,7 @@ export async function sendOverSmtp(
   raw: Buffer,
 ): Promise<{ response: string; host: string }> {
   const domain = domainOf(envelope.to[0]!);
-  const route = deps.config.smarthosts.get(domain) ?? deps.config.smarthosts.get('*');
+  const route = smarthostFor(deps.config.smarthosts, domain);
   const hosts = route ? [route] : (await resolveMx(domain, deps.discovery)).map((mx) => ({ host: mx.exchange, port: 25 }));
   let lastError: unknown = new Error(`No mail server found for ${domain}.`);
   for (const { host, port } of hosts) {

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { deliveryReasons, type DeliveryStage } from '@clinicrelay/contracts/delivery.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { deliveries, deliveryEvents, messages } from '../../db/schema/messages.ts';
@@ -48,10 +48,16 @@ export async function applyNotification(
       await tx.update(deliveries).set({ reason: deliveryReasons.directProcessed, updatedAt: at }).where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'Pending')));
     } else if (mdn.disposition === 'dispatched') {
       await recordStage(tx, delivery, 'Dispatched', null, at);
+      // A late notification corrects a recipient failed only for want of one: it was delivered after all.
       await tx
         .update(deliveries)
         .set({ status: 'Delivered', reason: deliveryReasons.directDispatched, deliveredAt: at, notificationDueAt: null, updatedAt: at })
-        .where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'Pending')));
+        .where(
+          and(
+            eq(deliveries.id, delivery.id),
+            or(eq(deliveries.status, 'Pending'), and(eq(deliveries.status, 'Failed'), eq(deliveries.reason, deliveryReasons.noNotification))),
+          ),
+        );
       await settleMessage(tx, delivery.messageId, at);
     } else if (mdn.disposition === 'failed' || mdn.disposition === 'deleted') {
       await failDelivery(tx, delivery, mdn.failure ? `The recipient’s HISP could not deliver it: ${mdn.failure}` : 'The recipient’s HISP could not deliver it.', at);
