@@ -54,9 +54,9 @@ export const deliveryStage = z.enum(['Queued', 'Sent', 'Processed', 'Dispatched'
 export type DeliveryStage = z.infer<typeof deliveryStage>;
 export const deliveryStageLabels: Record<DeliveryStage, string> = {
   Queued: 'Queued',
-  Sent: 'Sent (accepted by the recipient’s mail server)',
-  Processed: 'Processed (the recipient’s HISP decrypted and trusted it)',
-  Dispatched: 'Dispatched (delivered to the recipient)',
+  Sent: 'Sent to the recipient’s mail server',
+  Processed: 'Processed by the recipient’s HISP',
+  Dispatched: 'Delivered to the recipient',
   Failed: 'Failed',
 };
 

@@ -159,9 +159,9 @@ describe('Delivery summary', () => {
     const queued = lines.indexOf('Queued · 03/02/2026 15:04 UTC');
     expect(lines.slice(queued, queued + 4)).toEqual([
       'Queued · 03/02/2026 15:04 UTC',
-      'Sent (accepted by the recipient’s mail server) · 03/02/2026 15:05 UTC · 250 2.0.0 Ok',
-      'Processed (the recipient’s HISP decrypted and trusted it) · 03/02/2026 15:06 UTC',
-      'Dispatched (delivered to the recipient) · 03/02/2026 15:07 UTC',
+      'Sent to the recipient’s mail server · 03/02/2026 15:05 UTC · 250 2.0.0 Ok',
+      'Processed by the recipient’s HISP · 03/02/2026 15:06 UTC',
+      'Delivered to the recipient · 03/02/2026 15:07 UTC',
     ]);
     // Under the Direct recipient's row (the row nearest above), and nowhere under the fax recipient's.
     const rowAbove = lines.slice(0, queued).findLast((line) => line.startsWith(RIVERVIEW_DIRECT) || line.startsWith(EXTERNAL_FAX));

@@ -47,7 +47,7 @@ describe('Delivery Summary PDF', () => {
     expect(queued).toBeGreaterThan(page!.findIndex((line) => line.startsWith('referrals@riverview.direct.example.org Direct Failed')));
     expect(page!.slice(queued, queued + 3)).toEqual([
       'Queued · 03/02/2026 15:04 UTC',
-      'Sent (accepted by the recipient’s mail server) · 03/02/2026 15:04 UTC · 250 2.0.0 Ok',
+      'Sent to the recipient’s mail server · 03/02/2026 15:04 UTC · 250 2.0.0 Ok',
       'Failed · 03/02/2026 16:04 UTC · No delivery notification received',
     ]);
     // Before the Attachments section: the lines belong to the recipient's row.

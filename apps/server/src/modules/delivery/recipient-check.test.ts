@@ -77,9 +77,7 @@ describe('recipient check', () => {
     expect(byAddress['dr.good@partner.example.com']).toMatchObject({ status: 'Trusted', text: 'Trusted Direct address (certificate found in DNS)', deliverable: true });
     expect(byAddress['(503) 555-0199']).toMatchObject({ status: 'Fax', deliverable: true });
     expect(byAddress['not an address']).toMatchObject({ status: 'Invalid', deliverable: false });
-    expect(byAddress['nobody@partner.example.com']).toMatchObject({ status: 'NoCertificate', deliverable: false });
-    expect(byAddress['nobody@partner.example.com'].text).toContain(recipientCheckTexts.NoCertificate);
-    expect(byAddress['nobody@partner.example.com'].text).toContain('LDAP _ldap._tcp.partner.example.com');
+    expect(byAddress['nobody@partner.example.com']).toMatchObject({ status: 'NoCertificate', text: recipientCheckTexts.NoCertificate, deliverable: false });
     expect(byAddress['dr.stranger@partner.example.com']).toMatchObject({ status: 'Untrusted', deliverable: false });
     expect(byAddress['dr.stranger@partner.example.com'].text).toContain('no chain to a trust anchor');
     expect(byAddress['dr.expired@partner.example.com']).toMatchObject({ status: 'Expired', deliverable: false });

@@ -93,7 +93,7 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
 
 // The bytes of each copy, for a recipient on another HISP.
 async function attachmentBytes(deps: SendWorkflowDeps, copies: InboundAttachment[]) {
-  return Promise.all(copies.map(async (a) => ({ fileName: a.fileName, mimeType: a.mimeType, bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes })));
+  return Promise.all(copies.map(async (a) => ({ fileName: a.fileName, mimeType: a.mimeType, meta: a.meta, bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes })));
 }
 
 async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
@@ -110,6 +110,7 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
       body: message.body,
       isUrgent: message.isUrgent,
       date: message.messageDate ?? deps.now(),
+      patient: inboundPatient(patient),
       attachments: await attachmentBytes(deps, await attachmentCopies(deps, message, patient)),
     };
     return deliverOverDirect(deps.direct, ctx, outbound, delivery);

@@ -1,6 +1,7 @@
 import { findEncryptionCertificate, findSigningCertificate, type DirectCertificate } from '../../modules/certificates/service.ts';
 import { findAnchors } from '../../modules/trust-anchors/service.ts';
-import { decryptEntity, encryptEntity, headerValue, SmimeError, signEntity, splitEntity, toCrlf, verifySignedEntity, type ContentCipher } from '../../platform/direct/smime.ts';
+import { headerValue, readEntity, unwrapMessage, type MimeEntity } from '../../platform/direct/mime-entity.ts';
+import { decryptEntity, encryptEntity, SmimeError, signEntity, toCrlf, verifySignedEntity, type ContentCipher } from '../../platform/direct/smime.ts';
 import { matchesAddress, verifyChain } from '../../platform/direct/trust.ts';
 import { domainOf, type DirectDeps } from './direct-deps.ts';
 import { revocationProblem } from './recipients.ts';
@@ -79,14 +80,9 @@ const smimeRefusal = (error: unknown): Refusal => {
   }
 };
 
-const addressIn = (value: string | undefined) => {
+const addressIn = (value: string | null) => {
   const match = value ? /<([^<>\s]+@[^<>\s]+)>|([^\s<>,;]+@[^\s<>,;]+)/.exec(value) : null;
   return (match?.[1] ?? match?.[2] ?? '').toLowerCase();
-};
-
-const unwrapRfc822 = (content: Buffer): Buffer => {
-  const { header, body } = splitEntity(content);
-  return /^message\/rfc822\b/i.test(headerValue(header, 'content-type') ?? '') ? body : content;
 };
 
 /**
@@ -106,9 +102,16 @@ export async function openMessage(deps: DirectDeps, raw: Uint8Array, recipient: 
   } catch (error) {
     return smimeRefusal(error);
   }
-  const inner = unwrapRfc822(verified.content);
-  const outerFrom = addressIn(headerValue(splitEntity(raw).header, 'from'));
-  const from = addressIn(headerValue(splitEntity(inner).header, 'from')) || outerFrom;
+  let inner: Buffer;
+  let outer: MimeEntity;
+  let message: MimeEntity;
+  try {
+    inner = unwrapMessage(verified.content);
+    [outer, message] = [readEntity(raw), readEntity(inner)];
+  } catch (error) {
+    return refuse('5.6.0', (error as Error).message);
+  }
+  const from = addressIn(headerValue(message, 'from')) || addressIn(headerValue(outer, 'from'));
   if (!from) return refuse('5.7.7', 'The message does not name its sender (From).');
 
   const anchors = await findAnchors(deps.db, { domain: domainOf(recipient), direction: 'incoming' });
@@ -122,7 +125,7 @@ export async function openMessage(deps: DirectDeps, raw: Uint8Array, recipient: 
     inner,
     signer: verified.signer,
     from,
-    messageId: headerValue(splitEntity(inner).header, 'message-id') ?? headerValue(splitEntity(raw).header, 'message-id') ?? null,
+    messageId: headerValue(message, 'message-id') ?? headerValue(outer, 'message-id'),
     cipher: decrypted.cipher,
     keyTransport: decrypted.keyTransport,
   };

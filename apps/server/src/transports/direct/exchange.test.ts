@@ -147,8 +147,11 @@ describe('Direct between two installations over SMTP', () => {
     await settle();
     const inbound = await received(a, 'Consult note back');
     expect(inbound).toMatchObject({ fromAddress: B_RIVERVIEW, toAddress: A_LAKESIDE });
+    // The patient and the document's type travel in the XDM package's metadata.
     const [who] = await a.t.handle.db.select().from(patients).where(eq(patients.messageId, inbound!.id));
-    expect(who).toBeUndefined(); // a plain Direct message carries no patient metadata (no XDM)
+    expect(who).toMatchObject({ firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' });
+    const [file] = await a.t.handle.db.select().from(attachments).where(eq(attachments.messageId, inbound!.id));
+    expect(file).toMatchObject({ fileName: 'referral-letter.pdf', mimeType: 'application/pdf', meta: expect.objectContaining({ documentType: 'Referral Letter', documentDate: '2026-01-15' }) as unknown });
     const delivery = (await b.t.call(RIVERVIEW_USER, 'GET', `/api/messages/${id}`)).json().deliveries[0];
     expect(delivery.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Processed', 'Dispatched']);
 

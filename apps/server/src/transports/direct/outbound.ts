@@ -2,11 +2,14 @@ import { and, eq, isNull } from 'drizzle-orm';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
 import { deliveries } from '../../db/schema/messages.ts';
+import type { AttachmentMeta } from '../../db/schema/messages.ts';
 import { findSigningCertificate } from '../../modules/certificates/service.ts';
+import { buildXdmPackage } from '../../platform/direct/xdm.ts';
 import type { WorkflowContext } from '../../platform/workflows/context.ts';
 import { domainOf, type DirectDeps } from './direct-deps.ts';
 import { DIRECT_FINAL_DELIVERY_OPTION, sealMessage } from './envelope.ts';
 import { lookupRecipient } from './recipients.ts';
+import type { InboundPatient } from '../local.ts';
 import { PermanentSmtpError, sendOverSmtp } from './smtp-out.ts';
 import { markFailed, recordStage } from './timeline.ts';
 
@@ -16,7 +19,27 @@ export interface OutboundMessage {
   body: string;
   isUrgent: boolean;
   date: Date;
-  attachments: { fileName: string; mimeType: string; bytes: Uint8Array }[];
+  patient: InboundPatient | null;
+  attachments: { fileName: string; mimeType: string; bytes: Uint8Array; meta: AttachmentMeta | null }[];
+}
+
+// With a patient, the documents travel as an IHE XDM package (ITI TF-1 §16, which Direct HISPs must read): its
+// metadata carries the patient and each document's type and date, which plain attachments cannot.
+function directAttachments(message: OutboundMessage) {
+  if (!message.patient || message.attachments.length === 0) return message.attachments.map((a) => ({ filename: a.fileName, contentType: a.mimeType, content: Buffer.from(a.bytes) }));
+  const xdm = buildXdmPackage({
+    documents: message.attachments.map((a) => ({
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      bytes: a.bytes,
+      title: a.meta?.documentDescription || a.fileName,
+      documentType: a.meta?.documentType ?? null,
+      documentDate: a.meta?.documentDate ? new Date(`${a.meta.documentDate}T00:00:00Z`) : null,
+    })),
+    patient: message.patient,
+    author: message.from,
+  });
+  return [{ filename: 'IHE_XDM.zip', contentType: 'application/zip', content: xdm }];
 }
 
 export interface OutboundDelivery {
@@ -40,7 +63,7 @@ export async function composeInner(message: OutboundMessage, to: string, message
     messageId,
     ...(message.isUrgent ? { priority: 'high' as const } : {}),
     headers: { 'Disposition-Notification-Options': DIRECT_FINAL_DELIVERY_OPTION },
-    attachments: message.attachments.map((a) => ({ filename: a.fileName, contentType: a.mimeType, content: Buffer.from(a.bytes) })),
+    attachments: directAttachments(message),
     newline: 'win',
     disableFileAccess: true,
     disableUrlAccess: true,
@@ -90,7 +113,7 @@ export async function deliverOverDirect(deps: DirectDeps, ctx: WorkflowContext, 
     await markFailed(deps.db, delivery, String(sent.failed), now);
     return { status: 'Failed', reason: sent.failed };
   }
-  await recordStage(deps.db, delivery, 'Sent', `Accepted by ${String(sent.host)}`, now);
+  await recordStage(deps.db, delivery, 'Sent', null, now);
   // The MDN may already be back (a fast peer): then the recipient is no longer merely "sent".
   await deps.db
     .update(deliveries)

@@ -43,10 +43,8 @@ export async function lookupRecipient(deps: DirectDeps, senderDomains: string[],
   if (await findHostedAddress(deps.db, 'Direct', parsed.address)) return lookup('Hosted');
 
   const found = await discoverCertificates(normalized, deps.discovery);
-  if (found.certificates.length === 0) {
-    const tried = found.attempts.map((a) => `${a.method.toUpperCase()} ${a.query}: ${a.outcome}`).join('; ');
-    return lookup('NoCertificate', tried ? `${recipientCheckTexts.NoCertificate}. Tried ${tried}.` : recipientCheckTexts.NoCertificate);
-  }
+  // What was tried (names, servers, errors) is for an administrator, not the sender: the sentence says DNS and LDAP.
+  if (found.certificates.length === 0) return lookup('NoCertificate');
   const forAddress = found.certificates.filter((der) => matchesAddress(der, normalized) && canEncrypt(der));
   if (forAddress.length === 0) return lookup('Untrusted', 'A certificate was found, but it is not issued for this address.');
 

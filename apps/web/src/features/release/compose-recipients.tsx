@@ -85,10 +85,10 @@ export function ComposeRecipients({ form }: { form: UseFormReturnType<ComposeVal
                 const check = checks.get(address);
                 return (
                   // The owner and the check keep their room; a long address gives way first.
-                  <Group key={address} component="li" gap={4} wrap="nowrap" c="dimmed" fz="xs">
-                    <TruncatedText size="xs" text={address} miw="6rem" style={{ flex: '0 1 auto' }} />
+                  <Group key={address} component="li" gap={4} wrap="nowrap" align="flex-start" c="dimmed" fz="xs">
+                    <TruncatedText size="xs" text={address} miw="10rem" style={{ flex: '0 1 auto' }} />
                     {owner && <TruncatedText size="xs" text={`— ${owner}`} maw="40%" style={{ flex: '0 0 auto' }} />}
-                    {check && <CheckNote check={check} />}
+                    {check && <CheckNote check={check} separated={!!owner} />}
                   </Group>
                 );
               })}
@@ -146,8 +146,9 @@ function useToChecks(to: string[]): ReadonlyMap<string, ToCheck> {
   return checks;
 }
 
-// Green for an address a message reaches; orange when no certificate was found (it may be published later); red otherwise.
-const checkColor = (check: RecipientCheck) => (check.deliverable ? 'green.8' : check.status === 'NoCertificate' ? 'orange.8' : 'red.8');
+// The dot: green for an address a message reaches; orange when no certificate was found (it may be published later);
+// red otherwise. The words stay in the row's grey, or a dark red (WCAG AA contrast at 12 px) when it cannot be reached.
+const checkColor = (check: RecipientCheck) => (check.deliverable ? 'green.7' : check.status === 'NoCertificate' ? 'orange.6' : 'red.7');
 
 // The To tag of an address the server says cannot be reached is tinted, so it stands out before Send.
 const undeliverableShade = (check: ToCheck | undefined) =>
@@ -157,12 +158,13 @@ const pillTitle = (owner: string | undefined, check: ToCheck | undefined) =>
   [owner, check && check !== 'checking' ? check.text : undefined].filter(Boolean).join(' — ') || undefined;
 
 // The server's words for one address behind a dot of its colour; a long text wraps instead of being cut.
-function CheckNote({ check }: { check: ToCheck }) {
-  const color = check === 'checking' ? 'dimmed' : checkColor(check);
+function CheckNote({ check, separated }: { check: ToCheck; separated: boolean }) {
+  const unreachable = check !== 'checking' && !check.deliverable;
   return (
-    <Group gap={4} wrap="nowrap" miw="8rem" style={{ flex: '0 1 auto' }}>
-      <Box aria-hidden w={6} h={6} bg={color === 'dimmed' ? 'gray.5' : color} style={{ borderRadius: '50%', flex: 'none' }} />
-      <Text size="xs" c={color} fw={check !== 'checking' && !check.deliverable ? 600 : undefined}>
+    <Group gap={4} wrap="nowrap" align="flex-start" miw="8rem" style={{ flex: '0 1 auto' }}>
+      {separated && <Text size="xs" aria-hidden>·</Text>}
+      <Box aria-hidden w={6} h={6} mt={5} bg={check === 'checking' ? 'gray.5' : checkColor(check)} style={{ borderRadius: '50%', flex: 'none' }} />
+      <Text size="xs" c={unreachable ? 'red.9' : undefined} fw={unreachable ? 600 : undefined}>
         {check === 'checking' ? 'Checking…' : check.text}
       </Text>
     </Group>

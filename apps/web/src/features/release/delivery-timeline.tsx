@@ -28,7 +28,7 @@ export function DeliveryTimeline({ recipient, timeline }: { recipient: string; t
               <Text span inherit fw={isCurrent ? 700 : 400} c={failed ? 'red.8' : undefined}>
                 {deliveryStageLabels[entry.stage]}
               </Text>
-              <Text span inherit c="dimmed">
+              <Text span inherit c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {` · ${formatDateTime(entry.at)}`}
               </Text>
               {entry.detail && (

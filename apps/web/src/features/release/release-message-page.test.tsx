@@ -173,9 +173,9 @@ describe('release view actions (end-user §2 release screens)', () => {
     expect(within(row).getByRole('list', { name: `Delivery timeline of ${delivered}` })).toBeTruthy();
     expect(stages(delivered)).toEqual([
       { text: `Queued · ${formatDateTime('2026-11-20T15:00:00Z')}`, current: null },
-      { text: `Sent (accepted by the recipient’s mail server) · ${formatDateTime('2026-11-20T15:01:00Z')} · 250 2.0.0 Ok: queued as 4F2A1`, current: null },
-      { text: `Processed (the recipient’s HISP decrypted and trusted it) · ${formatDateTime('2026-11-20T15:02:00Z')}`, current: null },
-      { text: `Dispatched (delivered to the recipient) · ${formatDateTime('2026-11-20T15:03:00Z')}`, current: 'step' },
+      { text: `Sent to the recipient’s mail server · ${formatDateTime('2026-11-20T15:01:00Z')} · 250 2.0.0 Ok: queued as 4F2A1`, current: null },
+      { text: `Processed by the recipient’s HISP · ${formatDateTime('2026-11-20T15:02:00Z')}`, current: null },
+      { text: `Delivered to the recipient · ${formatDateTime('2026-11-20T15:03:00Z')}`, current: 'step' },
     ]);
     expect(stages(failed).at(-1)).toEqual({ text: `Failed · ${formatDateTime('2026-11-20T16:01:00Z')} · No delivery notification received`, current: 'step' });
     const failedTimeline = screen.getByRole('list', { name: `Delivery timeline of ${failed}` });

@@ -50,33 +50,37 @@ function Deliveries({ message }: { message: Message }) {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {rows.map(({ recipient, delivery }) => (
-          <Table.Tr key={recipient}>
-            <Table.Td style={wrap}>{formatAddress(recipient)}</Table.Td>
-            <Table.Td>
-              <Stack gap={2} align="flex-start">
-                <Group gap={4}>
-                  <Badge variant="light" color={delivery ? deliveryStatusColor[delivery.status] : 'gray'}>
-                    {delivery?.status ?? message.status}
-                  </Badge>
-                  {delivery?.isSimulated && (
-                    <Badge variant="outline" color="gray">
-                      Sandbox
+        {rows.map(({ recipient, delivery }) => {
+          const timeline = delivery?.channel === 'Direct' && delivery.timeline.length > 0 ? delivery.timeline : null;
+          return (
+            <Table.Tr key={recipient} style={{ verticalAlign: 'top' }}>
+              <Table.Td style={wrap}>{formatAddress(recipient)}</Table.Td>
+              <Table.Td>
+                <Stack gap={2} align="flex-start">
+                  <Group gap={4}>
+                    <Badge variant="light" color={delivery ? deliveryStatusColor[delivery.status] : 'gray'}>
+                      {delivery?.status ?? message.status}
                     </Badge>
+                    {delivery?.isSimulated && (
+                      <Badge variant="outline" color="gray">
+                        Sandbox
+                      </Badge>
+                    )}
+                  </Group>
+                  {/* A Direct timeline says it stage by stage, the failure's reason included. */}
+                  {delivery && !timeline && delivery.statusDetail !== delivery.status && (
+                    <Text size="sm" style={wrap}>
+                      {delivery.statusDetail}
+                    </Text>
                   )}
-                </Group>
-                {delivery && delivery.statusDetail !== delivery.status && (
-                  <Text size="sm" style={wrap}>
-                    {delivery.statusDetail}
-                  </Text>
-                )}
-                {delivery?.channel === 'Direct' && delivery.timeline.length > 0 && <DeliveryTimeline recipient={recipient} timeline={delivery.timeline} />}
-              </Stack>
-            </Table.Td>
-            <Table.Td>{formatDateTime(delivery?.updatedAt)}</Table.Td>
-            <Table.Td>{formatDateTime(delivery?.deliveredAt)}</Table.Td>
-          </Table.Tr>
-        ))}
+                  {timeline && <DeliveryTimeline recipient={recipient} timeline={timeline} />}
+                </Stack>
+              </Table.Td>
+              <Table.Td>{formatDateTime(delivery?.updatedAt)}</Table.Td>
+              <Table.Td>{formatDateTime(delivery?.deliveredAt)}</Table.Td>
+            </Table.Tr>
+          );
+        })}
       </Table.Tbody>
     </Table>
   );
@@ -112,17 +116,18 @@ export function ReleaseMessagePage() {
 
   return (
     <Stack>
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4} miw={0} style={{ flex: '1 1 20rem' }}>
-          <Title order={1} style={wrap}>
-            {message.subject || '(no subject)'}
-          </Title>
+      {/* The actions under the title, as Intake has them: a long subject keeps the page's width. */}
+      <Stack gap="xs">
+        <Title order={1} style={wrap}>
+          {message.subject || '(no subject)'}
+        </Title>
+        {(message.isUrgent || message.isDraft) && (
           <Group gap="xs">
             {message.isUrgent && <Badge color="red">Urgent</Badge>}
             {message.isDraft && <Badge color="gray">Draft</Badge>}
           </Group>
-        </Stack>
-        <Group justify="flex-end">
+        )}
+        <Group>
           {message.isDraft ? (
             <Button component={Link} to={`/release/draft/${message.id}`}>
               Edit draft
@@ -137,7 +142,7 @@ export function ReleaseMessagePage() {
             Delete
           </Button>
         </Group>
-      </Group>
+      </Stack>
 
       <ReferralNotice message={message} />
 
@@ -155,15 +160,16 @@ export function ReleaseMessagePage() {
         )}
       </Card>
 
-      <Title order={2} size="h4">
-        Attachments
-      </Title>
-      <AttachmentList messageId={message.id} attachments={message.attachments} mode="view" />
-
+      {/* Where each recipient stands is what a sender opens this page for: before the documents' viewer. */}
       <Title order={2} size="h4">
         Delivery
       </Title>
       <Deliveries message={message} />
+
+      <Title order={2} size="h4">
+        Attachments
+      </Title>
+      <AttachmentList messageId={message.id} attachments={message.attachments} mode="view" />
 
       <ConfirmModal
         opened={deleteOpen}
