@@ -3,6 +3,7 @@ import { createTransport } from 'nodemailer';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
+import { DOCUMENT_SOURCE_STATUS } from '@clinicrelay/contracts/document-sources.ts';
 import { trustAnchors } from '../../db/schema/certificates.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { attachments, messages, patients } from '../../db/schema/messages.ts';
@@ -197,5 +198,25 @@ describe('Direct between two installations over SMTP', () => {
     const late = await deliveryOf();
     expect(late).toMatchObject({ status: 'Delivered', reason: deliveryReasons.directDispatched });
     expect(late.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Failed', 'Processed', 'Dispatched']);
+  });
+
+  it('tells the sender with an MDN "failed" when the address went out of service after the SMTP hand-over, and with the SMTP refusal before it', async () => {
+    const setRiverviewStatus = (status: number) =>
+      b.t.handle.db.update(documentSources).set({ status }).where(eq(documentSources.fullAddress, B_RIVERVIEW));
+    const { id } = await sendWithPdf(a, LAKESIDE_USER, A_LAKESIDE, B_RIVERVIEW, 'Address retired meanwhile');
+    while ((await a.run()) > 0);
+    await setRiverviewStatus(DOCUMENT_SOURCE_STATUS.PendingDeletion);
+    await settle();
+    const afterMdn = (await a.t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json().deliveries[0];
+    expect(afterMdn).toMatchObject({ status: 'Failed', reason: `The recipient’s HISP could not deliver it: ${B_RIVERVIEW} is no longer in service.` });
+    expect(afterMdn.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Failed']);
+    expect(await received(b, 'Address retired meanwhile')).toBeUndefined();
+
+    // Sent again now: the peer refuses the recipient during the SMTP session, and the reason reaches the sender.
+    const again = await sendWithPdf(a, LAKESIDE_USER, A_LAKESIDE, B_RIVERVIEW, 'Address retired before');
+    await settle();
+    await setRiverviewStatus(DOCUMENT_SOURCE_STATUS.Activated);
+    const refused = (await a.t.call(LAKESIDE_USER, 'GET', `/api/messages/${again.id}`)).json().deliveries[0];
+    expect(refused).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/refused the message: 550 5\.1\.1 referrals@riverview\.peer\.example\.net is not a Direct address hosted here/) as string });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findSigningCertificate } from '../../modules/certificates/service.ts';
 import { parseDirectContent } from '../../platform/direct/content.ts';
+import { headerValue, readEntity } from '../../platform/direct/mime-entity.ts';
 import { buildMdn, isMdn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
 import { findHostedAddress, receiveHere } from '../local.ts';
@@ -75,10 +76,18 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
       const matched = await applyNotification(deps.db, { ...mdn, from: opened.from }, deps.now());
       return { notification: mdn.disposition, matched };
     }
+    // Trusted, but it cannot be put in Intake: the sender is told with an MDN 'failed' and its reason.
+    const origin = { from: opened.from, messageId: opened.messageId ?? `<${ctx.workflow.id}>`, signer: opened.signer.toString('base64') };
+    const undeliverable = (reason: string) => ({ ...origin, undeliverable: reason, subject: headerValue(readEntity(opened.inner), 'subject') ?? '' });
     const hosted = await findHostedAddress(deps.db, 'Direct', recipient);
-    if (!hosted) return { refused: `${recipient} is no longer hosted here.`, code: '5.1.1' };
-    const content = await parseDirectContent(opened.inner);
-    const messageId = opened.messageId ?? content.messageId ?? `<${ctx.workflow.id}>`;
+    if (!hosted) return undeliverable(`${recipient} is no longer in service.`);
+    let content: Awaited<ReturnType<typeof parseDirectContent>>;
+    try {
+      content = await parseDirectContent(opened.inner);
+    } catch (error) {
+      return undeliverable(`The message could not be read: ${(error as Error).message}`);
+    }
+    const messageId = opened.messageId ?? content.messageId ?? origin.messageId;
     const inboundId = await receiveHere(deps, {
       organizationId: hosted.organizationId,
       sourceType: 'Direct',
@@ -93,20 +102,13 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
       properties: null,
       attachments: content.attachments.map(attachmentOf),
     });
-    return {
-      inboundId,
-      from: opened.from,
-      messageId,
-      subject: content.subject,
-      finalDeliveryRequested: content.finalDeliveryRequested,
-      signer: opened.signer.toString('base64'),
-    };
+    return { ...origin, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
   });
   // Never answer a notification with a notification (RFC 8098 §2.1), nor a message refused as untrusted.
-  if (!('inboundId' in received)) return received;
+  if (!('signer' in received)) return received;
   // An MDN that cannot be handed over after a few tries is given up (the sender's timeline then times out), so it
   // never holds the received message's workflow in retries.
-  const notify = (disposition: Disposition) =>
+  const notify = (disposition: Disposition, failure?: string) =>
     ctx.step(`mdn-${disposition}`, recipient, async ({ attempt }) => {
       try {
         return await sendNotification(deps, {
@@ -115,6 +117,7 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
           originalMessageId: String(received.messageId),
           originalSubject: String(received.subject),
           disposition,
+          ...(failure ? { failure } : {}),
           senderCertificate: Buffer.from(String(received.signer), 'base64'),
         });
       } catch (error) {
@@ -122,6 +125,10 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
         throw error;
       }
     });
+  if ('undeliverable' in received) {
+    await notify('failed', String(received.undeliverable));
+    return received;
+  }
   await notify('processed');
   // Delivered into the organization's Intake in the same step that stored it: dispatched is true at once.
   if (received.finalDeliveryRequested) await notify('dispatched');

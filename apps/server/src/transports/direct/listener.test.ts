@@ -152,4 +152,21 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
     await runWorkflows();
     expect(await inIntake(subject)).toHaveLength(0);
   });
+
+  it('refuses a message over DIRECT_MAX_MESSAGE_MB with 552, without keeping it', async () => {
+    const blobs = createBlobStore({ db: t.handle.db, dataDir: t.config.dataDir, key: t.config.blobEncryptionKey });
+    const config = { ...t.config, direct: { ...t.config.direct, maxMessageBytes: 4096 } };
+    const small = await startDirectListener(createDirectDeps({ config, db: t.handle.db, blobs, now: () => t.clock.now }), quiet, 0);
+    const smtp = createTransport({ host: '127.0.0.1', port: small.port, secure: false, tls: { rejectUnauthorized: false } });
+    try {
+      const error = await smtp.sendMail({ envelope: { from: SENDER, to: [LAKESIDE] }, raw: await builtByOpenssl('Too large') }).then(
+        () => null,
+        (caught: unknown) => caught as { responseCode: number; response: string },
+      );
+      expect(error).toMatchObject({ responseCode: 552 });
+    } finally {
+      smtp.close();
+      await small.close();
+    }
+  });
 });

@@ -20,9 +20,14 @@ interface Logger {
 // An SMTP reply with its code: smtp-server answers `${responseCode} ${message}`.
 const reply = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
-async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+// The message's bytes; past the limit the rest is read and dropped (smtp-server flags sizeExceeded), never kept.
+async function readAll(stream: SMTPServerDataStream, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size <= maxBytes) chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -49,7 +54,7 @@ export async function startDirectListener(deps: DirectDeps, logger: Logger, port
     },
     onData(stream, session, callback) {
       void (async () => {
-        const raw = await readAll(stream);
+        const raw = await readAll(stream, deps.config.maxMessageBytes);
         if (stream.sizeExceeded) return callback(reply(552, `5.3.4 Message larger than ${deps.config.maxMessageBytes} bytes`));
         const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
         const refusals: string[] = [];
