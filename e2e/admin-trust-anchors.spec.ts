@@ -46,7 +46,8 @@ test('a system administrator adds an anchor and a trust bundle, edits the anchor
   await page.goto('/admin/trust-anchors');
   await expectHeading(page, 'Trust anchors');
   // The demo world trusts its own certificate authority for every domain, both ways.
-  await rowsOf(page).filter({ hasText: 'ClinicRelay Demo CA' }).getByText('All domains').waitFor();
+  // (Named exactly: another journey may have added a peer installation's anchor beside it.)
+  await rowsOf(page).filter({ has: page.getByRole('cell', { name: 'ClinicRelay Demo CA', exact: true }) }).getByText('All domains').waitFor();
 
   await page.getByRole('button', { name: 'Add anchor' }).click();
   const add = page.getByRole('dialog', { name: 'Add anchor' });

@@ -14,7 +14,9 @@ import { test } from './support/test.ts';
 const LAKESIDE = 'intake@lakeside.direct.example.org';
 const PEER_RIVERVIEW = 'referrals@riverview.peer.example.net';
 const NOWHERE = 'nobody@nowhere.example.com';
-const STAGES = ['Queued', 'Sent', 'Processed', 'Dispatched'];
+// The stages as the timeline words them, oldest first.
+const STAGES = ['Queued', 'Sent to the recipient’s mail server', 'Processed by the recipient’s HISP', 'Delivered to the recipient'];
+const DELIVERED = STAGES.at(-1)!;
 // SMTP on loopback and the MDNs back: seconds, with room for a loaded CI machine.
 const DELIVERY_MS = 30_000;
 // Seeding an empty database (the peer's demo world) takes up to a minute on 2 cores, longer on a busy machine.
@@ -61,7 +63,7 @@ const timelineOf = (page: Page, recipient: string) => page.getByRole('list', { n
 // run in the background: the page is reloaded until then).
 async function timelineUntil(page: Page, recipient: string, last: string): Promise<string[]> {
   const timeline = timelineOf(page, recipient);
-  const stages = async () => (await timeline.getByRole('listitem').allInnerTexts()).map((text) => text.split(/[\s·(]/, 1)[0]!);
+  const stages = async () => (await timeline.getByRole('listitem').allInnerTexts()).map((text) => text.split(' · ', 1)[0]!.replace(/\s+/g, ' ').trim());
   await expect
     .poll(
       async () => {
@@ -98,8 +100,8 @@ test('Lakeside sends a referral with a PDF over Direct to another installation, 
   await note(PEER_RIVERVIEW).waitFor();
   await sendAndOpen(page, subject);
 
-  // The MDNs of the peer move the recipient on to Dispatched, through every stage in order.
-  expect(await timelineUntil(page, PEER_RIVERVIEW, 'Dispatched')).toEqual(STAGES);
+  // The MDNs of the peer move the recipient on to delivered, through every stage in order.
+  expect(await timelineUntil(page, PEER_RIVERVIEW, DELIVERED)).toEqual(STAGES);
   await screenshotOf(page, timelineOf(page, PEER_RIVERVIEW), 'direct-release-timeline');
   await expectNoAxeViolations(page, 'sent message with its Direct timeline');
 
@@ -127,7 +129,7 @@ test('Summit Cardiology on the peer sends a referral with a PDF back to Lakeside
     .waitFor({ timeout: DELIVERY_MS });
   await expectNoAxeViolations(page, 'the peer’s compose with the To address checked');
   await sendAndOpen(page, subject);
-  expect(await timelineUntil(page, LAKESIDE, 'Dispatched')).toEqual(STAGES);
+  expect(await timelineUntil(page, LAKESIDE, DELIVERED)).toEqual(STAGES);
   await screenshotOf(page, timelineOf(page, LAKESIDE), 'direct-peer-release-timeline');
   await expectNoAxeViolations(page, 'the peer’s sent message with its Direct timeline');
 

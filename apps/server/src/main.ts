@@ -15,7 +15,7 @@ import { terminateOcr } from './modules/extraction/ocr.ts';
 import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { seedDemoCertificates } from './db/seed/demo-certificates.ts';
-import { makePeerWorld, peerOrganizationName } from './db/seed/demo-peer.ts';
+import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './db/seed/demo-peer.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 
@@ -32,7 +32,7 @@ async function main() {
     await seedDemo(handle.db, config);
     if (config.demoWorld === 'peer') await makePeerWorld(handle.db);
     await seedDemoFeatures(handle.db);
-    await seedDemoCertificates(handle.db, config.blobEncryptionKey);
+    await seedDemoCertificates(handle.db, config.blobEncryptionKey, new Date(), config.demoWorld === 'peer' ? PEER_DEMO_CA_NAME : undefined);
     await seedDemoDirectory(handle);
     // Committed as sends with their workflows queued: the workers started below deliver them. The peer starts empty.
     if (config.demoWorld === 'main') await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });

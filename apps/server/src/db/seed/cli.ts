@@ -8,6 +8,7 @@ import { openDatabase } from '../client.ts';
 import { demoSignInLines, seedDemo, seedDemoFeatures } from './demo.ts';
 import { seedDemoDirectory } from './demo-directory.ts';
 import { seedDemoCertificates } from './demo-certificates.ts';
+import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './demo-peer.ts';
 import { seedDemoMessages } from './demo-messages.ts';
 
 // `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent),
@@ -22,12 +23,15 @@ const handle = await openDatabase(config);
 try {
   await handle.migrate();
   await seedDemo(handle.db, config);
+  const peer = config.demoWorld === 'peer';
+  if (peer) await makePeerWorld(handle.db);
   await seedDemoFeatures(handle.db);
-  await seedDemoCertificates(handle.db, config.blobEncryptionKey);
+  await seedDemoCertificates(handle.db, config.blobEncryptionKey, new Date(), peer ? PEER_DEMO_CA_NAME : undefined);
   const directory = await seedDemoDirectory(handle);
   if (directory) console.log(`Demo directory: ${directory} generated NPPES entries loaded.`);
   const now = () => new Date();
-  const created = await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
+  // The peer's world starts with an empty Intake (as on a first `npm run demo:peer`).
+  const created = peer ? 0 : await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   const logger: WorkflowLogger = {
     info: () => undefined,
     warn: (obj, msg) => console.warn(msg, obj),
@@ -41,7 +45,7 @@ try {
     ran += batch;
   }
   console.log(`Demo messages: ${created} added; ${ran} queued workflow${ran === 1 ? '' : 's'} run.`);
-  console.log(demoSignInLines(config.demoPassword).join('\n'));
+  console.log(demoSignInLines(config.demoPassword, peer ? peerOrganizationName : undefined).join('\n'));
 } finally {
   // A drained extraction may have started the OCR worker; it would keep the command alive.
   await terminateOcr();

@@ -13,10 +13,11 @@ export const DEMO_CA_NAME = 'ClinicRelay Demo CA';
 // each of its Direct addresses (signing and encryption), so another installation can be introduced to this one by
 // trusting this anchor. Its private key is not kept: an address added later gets its certificate by import.
 // Idempotent: nothing happens once the anchor exists.
-export async function seedDemoCertificates(db: Database, masterKey: Uint8Array, now = new Date()): Promise<void> {
+// caCommonName: the peer of `npm run demo:peer` names its CA apart, so the two anchors read differently side by side.
+export async function seedDemoCertificates(db: Database, masterKey: Uint8Array, now = new Date(), caCommonName = DEMO_CA_NAME): Promise<void> {
   const [existing] = await db.select({ id: trustAnchors.id }).from(trustAnchors).where(eq(trustAnchors.name, DEMO_CA_NAME));
   if (existing) return;
-  const ca = await createCertificateAuthority({ commonName: DEMO_CA_NAME, organization: 'ClinicRelay demo world', validDays: 3650 });
+  const ca = await createCertificateAuthority({ commonName: caCommonName, organization: 'ClinicRelay demo world', validDays: 3650 });
   const addresses = await db.select({ fullAddress: documentSources.fullAddress }).from(documentSources).where(eq(documentSources.type, 'Direct'));
   // Key generation is the slow part: outside the transaction.
   const issued = await Promise.all(addresses.map(async ({ fullAddress }) => ({ fullAddress, leaf: await issueDirectCertificate(ca, { address: fullAddress, usage: 'both', validDays: 825 }) })));

@@ -4,6 +4,7 @@ import type { Database } from '../client.ts';
 // `npm run demo:peer` (issue 12 §6): the second installation's demo world is the first one moved to its own Direct
 // domain and organization names, so the two can exchange Direct messages over SMTP like two HISPs.
 export const PEER_DIRECT_DOMAIN_SUFFIX = '.peer.example.net';
+export const PEER_DEMO_CA_NAME = 'ClinicRelay Demo Peer CA';
 const MAIN_DIRECT_DOMAIN_SUFFIX = '.direct.example.org';
 
 const PEER_NAMES: Record<string, string> = {
