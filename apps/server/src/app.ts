@@ -32,7 +32,9 @@ import { createDirectDeps } from './transports/direct/direct-deps.ts';
 import { deliverySummaryRoutes } from './modules/delivery-summary/routes.ts';
 import { extractionRoutes } from './modules/extraction/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { failedMessagesRoutes } from './modules/intake/failed-messages.ts';
 import { intakeRoutes } from './modules/intake/routes.ts';
+import { intakeRuleRoutes } from './modules/intake/rules-routes.ts';
 import { messagesRoutes } from './modules/messages/routes.ts';
 import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
 import { registerPresence } from './modules/presence/service.ts';
@@ -49,10 +51,12 @@ import { partnersRoutes } from './modules/partners/routes.ts';
 import { resellersRoutes } from './modules/resellers/routes.ts';
 import { brandsRoutes } from './modules/brands/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
+import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
 import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
+import { neverSignedInRoutes } from './modules/users/never-signed-in.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 
 export interface AppDeps {
@@ -165,7 +169,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
   intakeRoutes(app, { db, now });
-  usersRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl });
+  intakeRuleRoutes(app, { db, now });
+  failedMessagesRoutes(app, { db, now });
+  neverSignedInRoutes(app, { db, now });
   const blobs = createBlobStore({ db, dataDir: config.dataDir, key: config.blobEncryptionKey });
   deliveryRoutes(app, { db, now, faxProvider: config.faxProvider, direct: createDirectDeps({ config, db, blobs, now }) });
   // The customer-messaging service (Intercom in the spec): only its sandbox exists (platform/customer-messaging.ts).
@@ -187,10 +193,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   serviceAccountsRoutes(app, { db });
   carequalityRoutes(app, { db, now });
   adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging });
+  usersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging });
   partnersRoutes(app, { db, now, blobs });
   resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
   brandsRoutes(app, { db });
   contactsRoutes(app, { db });
+  webhooksRoutes(app, { db, now });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 

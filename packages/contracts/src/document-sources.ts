@@ -26,6 +26,10 @@ export const documentSourceMessages = {
   faxInvalid: 'Please enter a 10-digit fax number.',
   deletedIsFinal: 'This address was deleted and can no longer be changed.',
   faxOnly: 'The fax status applies to fax numbers only.',
+  // Issue 13 §3: an organization's Administrator requests addresses; a system administrator activates them.
+  directRequested: 'The Direct address was requested. It stays Provisioning until a system administrator activates it.',
+  sandboxFaxAssigned: (number: string) => `Sandbox fax provider: ${number} was assigned from the test range 555-0100–555-0199. It reaches no real fax carrier.`,
+  noSandboxFaxNumber: 'The sandbox fax provider has no free number left in its test range.',
 } as const;
 
 export const documentSourceType = z.enum(['DirectMessaging', 'Fax']);
@@ -64,7 +68,17 @@ export const adminDocumentSource = z.object({
   createdDate: text(),
 });
 export type AdminDocumentSource = z.infer<typeof adminDocumentSource>;
-export const adminDocumentSourcePage = pageOf(adminDocumentSource);
+// Not in the spec: a list item also names who may send from the address (PUT /api/users/{id}/documentsources).
+export const documentSourceSender = z.object({ userId: text(), fullName: text() });
+export const adminDocumentSourceListItem = adminDocumentSource.extend({ senders: z.array(documentSourceSender).default([]) });
+export type AdminDocumentSourceListItem = z.infer<typeof adminDocumentSourceListItem>;
+export const adminDocumentSourcePage = pageOf(adminDocumentSourceListItem);
+
+// Not in the spec (issue 13 §3): POST /api/admin/documentsources/faxnumber orders a new fax number for the
+// organization from the fax provider; the sandbox provider assigns one from the fictional range 555-0100–555-0199.
+export const faxNumberRequest = z.object({ organizationId: text().uuid() });
+export const faxNumberOrdered = adminDocumentSource.extend({ provider: text(), notice: text() });
+export type FaxNumberOrdered = z.infer<typeof faxNumberOrdered>;
 
 export const adminDocumentSourceQuery = pageQuery.extend({
   type: typeParam.optional(),

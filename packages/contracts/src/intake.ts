@@ -207,9 +207,12 @@ export const intakeStatistics = z.object({
   unprocessed: z.number().int(),
   urgent: z.number().int(),
   failed: z.number().int(),
+  // Not in the spec (the dashboard, issue 13 §1): received messages nobody is assigned to, and messages sent.
+  unassigned: z.number().int(),
+  sent: z.number().int(),
   bySourceType: z.record(text(), z.number().int()),
-  // Messages received per day over the last 30 days, oldest first (YYYY-MM-DD).
-  perDay: z.array(z.object({ date: text(), count: z.number().int() })),
+  // Messages received (count) and sent per day over the last 30 days, oldest first (YYYY-MM-DD).
+  perDay: z.array(z.object({ date: text(), count: z.number().int(), sent: z.number().int() })),
 });
 
 // GET /api/messages/eventsreport (Administrator): CSV of the organization's message events, newest

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text.ts';
+import { organizationRoles } from './roles.ts';
 
 // end-user §3 "Invitation", §5 "Invitation", §8: POST /api/users/sendinvitation from the Send an Invite dialog.
 
@@ -29,3 +30,133 @@ export const invitationRequest = z.object({
 });
 export type InvitationRequest = z.input<typeof invitationRequest>;
 export const invitationSent = z.object({ message: text() });
+
+// Issue 13 §2: the organization's users, for its Administrators (/settings/users). end-user §7 names GET /api/users,
+// GET/PUT/DELETE /api/users/{id}, POST /api/users/{id}/enable?enable=, POST /api/users/find?username=; creating a user is
+// not shown: POST /api/users, named in the same style. Every call acts on the caller's current organization only.
+export const orgUserMessages = {
+  // end-user §5 "Username", checked 1 s after the last key.
+  userNameNotValid: 'Username is not valid',
+  userNameExists: 'Username already exists',
+  userNameAvailable: 'Username is available',
+  // Not in the spec: the wording of the other list areas' toasts and field texts.
+  userNameRequired: 'Username is required.',
+  firstNameRequired: 'First name is required.',
+  lastNameRequired: 'Last name is required.',
+  roleRequired: 'Role is required.',
+  jobFunctionRequired: 'Primary job function is required.',
+  created: 'The user was created. An email with a link to set a password has been sent.',
+  saved: 'The user was saved successfully.',
+  deleted: 'The user was deleted successfully.',
+  enabled: 'The user was enabled successfully.',
+  disabled: 'The user was disabled successfully.',
+  // Issue 13 §2: "An Administrator can never remove the organization's last Administrator or disable themselves."
+  lastAdministrator: 'The organization must keep at least one enabled Administrator.',
+  cannotDisableSelf: 'You cannot disable your own account.',
+  cannotDeleteSelf: 'You cannot delete your own account.',
+  // A user who also works in another organization is disabled or enabled by a system administrator, not by one of
+  // the organizations (disabling is the whole account's).
+  otherOrganization: 'This user also belongs to another organization. Remove them from yours with Delete instead.',
+  deletePrompt: 'The user will be removed from your organization. Are you sure?',
+  disablePrompt: 'The user is about to be disabled and signed out at once. Are you sure?',
+  enablePrompt: 'The user is about to be enabled. Are you sure?',
+  resetPasswordPrompt: 'A password reset email will be sent to the user. Are you sure?',
+} as const;
+
+const ORG_USER_NAME_MAX = 256;
+export const orgUserName = text('Username').trim().toLowerCase().min(1, { error: orgUserMessages.userNameRequired, abort: true }).max(ORG_USER_NAME_MAX).regex(EMAIL_PATTERN, orgUserMessages.userNameNotValid);
+
+// POST /api/users/find?username=: whether the (valid) user name is free; a malformed one answers 400 with the §5 text.
+export const userNameQuery = z.object({ username: orgUserName });
+export const userNameCheck = z.object({ exists: z.boolean(), message: text() });
+
+export const invitationStatuses = ['Pending', 'Accepted'] as const;
+
+// GET /api/users and GET /api/users/{id}. fullName and roles are kept for the Triage user picker (intake.ts
+// organizationUser); role is the one role in the current organization. lastSignIn is ISO 8601 (UTC), null if never.
+// invitationStatus: Pending until the user sets a password from the account-creation mail.
+export const orgUser = z.object({
+  id: text(),
+  userName: text(),
+  firstName: text(),
+  lastName: text(),
+  fullName: text(),
+  email: text(),
+  roles: z.array(z.enum(organizationRoles)),
+  role: z.enum(organizationRoles),
+  jobFunctionId: z.number().int().nullable(),
+  jobFunction: text().nullable(),
+  sendPermissions: z.number().int(),
+  intakeRules: z.number().int(),
+  lastSignIn: text().nullable(),
+  invitationStatus: z.enum(invitationStatuses),
+  enabled: z.boolean(),
+});
+export type OrgUser = z.infer<typeof orgUser>;
+export const orgUsersPage = z.object({ items: z.array(orgUser), totalCount: z.number().int() });
+
+// sort is JSON {"col","dir"}; the columns include the Triage picker's (userName, firstName, lastName, role).
+export const orgUserSortColumns = ['name', 'userName', 'firstName', 'lastName', 'role', 'jobFunction', 'lastSignIn', 'enabled'] as const;
+export const orgUserSort = z.object({ col: z.enum(orgUserSortColumns), dir: z.enum(['asc', 'desc']).default('asc') });
+export type OrgUserSort = z.infer<typeof orgUserSort>;
+export const ORG_USERS_PAGE_SIZE = 25;
+export const orgUsersQuery = z.object({
+  search: text('Search').trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(ORG_USERS_PAGE_SIZE),
+  sort: text()
+    .max(200)
+    .optional()
+    .transform((v, ctx): OrgUserSort => {
+      if (!v) return { col: 'lastName', dir: 'asc' };
+      try {
+        const parsed = orgUserSort.safeParse(JSON.parse(v));
+        if (parsed.success) return parsed.data;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: `Sort is invalid: col is one of ${orgUserSortColumns.join(', ')}, dir asc or desc.` });
+      return z.NEVER;
+    }),
+  // Named in the spec for network administrators; accepted, and the organization's own users are listed.
+  includeNetwork: z.enum(['true', 'false']).optional(),
+});
+
+const orgUserFields = {
+  firstName: text('First name').trim().min(1, orgUserMessages.firstNameRequired).max(255),
+  lastName: text('Last name').trim().min(1, orgUserMessages.lastNameRequired).max(255),
+  role: z.enum(organizationRoles, { error: orgUserMessages.roleRequired }),
+  jobFunctionId: z.number({ error: orgUserMessages.jobFunctionRequired }).int().min(1, orgUserMessages.jobFunctionRequired),
+};
+// PUT /api/users/{id}: the user name (the sign-in, shared by every organization of the user) is not changed here.
+export const orgUserUpdate = z.object(orgUserFields);
+export type OrgUserUpdate = z.input<typeof orgUserUpdate>;
+// POST /api/users: the user receives the account-creation mail with a link to set a password.
+export const orgUserCreate = z.object({ userName: orgUserName, ...orgUserFields });
+export type OrgUserCreate = z.input<typeof orgUserCreate>;
+export const orgUserEnableQuery = z.object({ enable: z.enum(['true', 'false']).transform((v) => v === 'true') });
+
+// end-user §5: the user name is checked 1 s after the last key.
+export const USERNAME_CHECK_DEBOUNCE_MS = 1_000;
+
+// The web's create and edit form: one flat object whose role and job function stay blank until chosen; the same
+// texts as the server's. The user name is only entered (and checked) when creating.
+export const orgUserForm = z
+  .object({
+    id: text().optional(),
+    userName: text().max(ORG_USER_NAME_MAX),
+    firstName: orgUserFields.firstName,
+    lastName: orgUserFields.lastName,
+    role: text().refine((v) => (organizationRoles as readonly string[]).includes(v), orgUserMessages.roleRequired),
+    jobFunctionId: z
+      .number()
+      .int()
+      .nullable()
+      .refine((v) => v !== null && v >= 1, orgUserMessages.jobFunctionRequired),
+  })
+  .superRefine((v, ctx) => {
+    if (v.id) return;
+    const userName = orgUserName.safeParse(v.userName);
+    if (!userName.success) ctx.addIssue({ code: 'custom', path: ['userName'], message: userName.error.issues[0]!.message });
+  });
+export type OrgUserFormValues = z.infer<typeof orgUserForm>;

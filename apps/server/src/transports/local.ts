@@ -6,6 +6,7 @@ import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
 import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
 import type { BlobStore } from '../platform/blobs/blob-store.ts';
+import { emitWebhookEvent } from '../modules/webhooks/delivery-workflow.ts';
 
 export interface LocalDeps {
   db: Database;
@@ -148,6 +149,7 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
         details: { sourceType: copy.sourceType, from: copy.fromAddress },
         createdAt: now,
       });
+      await emitWebhookEvent(tx, { organizationId: copy.organizationId, type: 'message.received', messageId: inboundId, occurredAt: now });
     }
     if (opts.deliveryId) {
       await tx

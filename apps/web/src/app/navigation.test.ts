@@ -5,6 +5,8 @@ import { appRoutes } from './router.tsx';
 
 const labels = (roles: string[], features: string[] = []) =>
   visibleNavigation(roles, new Set(features)).flatMap((group) => group.entries.map((entry) => entry.label));
+// The entries above any heading (an organization's Settings come under their own).
+const mainLabels = (roles: string[]) => visibleNavigation(roles, new Set()).filter((group) => group.title === null).flatMap((group) => group.entries.map((entry) => entry.label));
 
 describe('sidebar navigation', () => {
   it('links only to routes the router has', () => {
@@ -16,11 +18,17 @@ describe('sidebar navigation', () => {
 
   it('shows org users Intake and Release, and Administrators their dashboard too', () => {
     expect(labels(['User'])).toEqual(['Intake', 'Release']);
-    expect(labels(['Administrator'])).toEqual(['Dashboard', 'Intake', 'Release']);
+    expect(mainLabels(['Administrator'])).toEqual(['Dashboard', 'Intake', 'Release']);
+  });
+
+  it("shows Administrators their organization's settings, and Users none", () => {
+    const settings = visibleNavigation(['Administrator'], new Set()).find((g) => g.title === 'Settings');
+    expect(settings?.entries.map((e) => e.label)).toEqual(expect.arrayContaining(['Addresses and fax numbers', 'Intake rules']));
+    expect(visibleNavigation(['User'], new Set()).some((g) => g.title === 'Settings')).toBe(false);
   });
 
   it("shows a network's administrators their network, and no one else", () => {
-    const network = (isNetworkAdmin: boolean) => visibleNavigation(['Administrator'], new Set(), navigation, isNetworkAdmin).flatMap((g) => g.entries.map((e) => e.label));
+    const network = (isNetworkAdmin: boolean) => visibleNavigation(['Administrator'], new Set(), navigation, isNetworkAdmin).filter((g) => g.title === null).flatMap((g) => g.entries.map((e) => e.label));
     expect(network(true)).toEqual(['Dashboard', 'Intake', 'Release', 'Network']);
     expect(network(false)).not.toContain('Network');
   });

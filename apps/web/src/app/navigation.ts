@@ -24,6 +24,10 @@ export const navigation: readonly NavigationEntry[] = [
   { label: 'Intake', path: '/intake', roles: ORG_USERS },
   { label: 'Release', path: '/release', roles: ORG_USERS },
   { label: 'Network', path: '/account/network', roles: ORG_USERS, networkAdmin: true },
+  { label: 'Users', path: '/settings/users', roles: ['Administrator'], group: 'Settings' },
+  { label: 'Addresses and fax numbers', path: '/settings/addresses', roles: ['Administrator'], group: 'Settings' },
+  { label: 'Intake rules', path: '/settings/rules', roles: ['Administrator'], group: 'Settings' },
+  { label: 'Webhooks', path: '/settings/webhooks', roles: ['Administrator'], group: 'Settings' },
 
   { label: 'Messaging dashboard', path: '/admin/dashboard/messaging', roles: SYS_ADMIN_AND_REPORTING, group: 'Monitoring' },
   { label: 'Messages', path: '/admin/messages', roles: SYS_ADMIN, group: 'Monitoring' },

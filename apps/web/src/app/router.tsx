@@ -67,6 +67,7 @@ const OrganizationEditPage = lazyPage(() => import('../admin/organizations/organ
 const UsersPage = lazyPage(() => import('../admin/users/users-page.tsx').then((m) => m.UsersPage));
 const CertificatesPage = lazyPage(() => import('../admin/certificates/certificates-page.tsx').then((m) => m.CertificatesPage));
 const TrustAnchorsPage = lazyPage(() => import('../admin/trust-anchors/trust-anchors-page.tsx').then((m) => m.TrustAnchorsPage));
+const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page.tsx').then((m) => m.WebhooksPage));
 const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
 const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
@@ -79,6 +80,9 @@ const IntakePrintPage = lazyPage(() => import('../features/intake/intake-print-p
 const ReleaseComposePage = lazyPage(() => import('../features/release/release-compose-page.tsx').then((m) => m.ReleaseComposePage));
 const ReleaseMessagePage = lazyPage(() => import('../features/release/release-message-page.tsx').then((m) => m.ReleaseMessagePage));
 const ReleasePage = lazyPage(() => import('../features/release/release-page.tsx').then((m) => m.ReleasePage));
+const OrgUsersPage = lazyPage(() => import('../features/users/users-page.tsx').then((m) => m.UsersPage));
+const AddressesPage = lazyPage(() => import('../features/settings/addresses-page.tsx').then((m) => m.AddressesPage));
+const RulesPage = lazyPage(() => import('../features/settings/rules-page.tsx').then((m) => m.RulesPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -118,6 +122,11 @@ export const appRoutes: RouteObject[] = [
                 handle: DashboardPage.handle,
                 element: <RequireRoles roles={['Administrator']}><DashboardPage /></RequireRoles>,
               },
+              // Issue 13 §3 and §4 (paths not in the spec): the organization's addresses and its intake rules.
+              { path: 'settings/addresses', handle: AddressesPage.handle, element: <RequireRoles roles={['Administrator']}><AddressesPage /></RequireRoles> },
+              { path: 'settings/rules', handle: RulesPage.handle, element: <RequireRoles roles={['Administrator']}><RulesPage /></RequireRoles> },
+              // Issue 13 §2: the organization's users, for its Administrators (the route is not in the spec).
+              { path: 'settings/users', handle: OrgUsersPage.handle, element: <RequireRoles roles={['Administrator']}><OrgUsersPage /></RequireRoles> },
               // The page says so to a user who administers no network (the sidebar shows it only to those who do).
               { path: 'account/network', handle: NetworkFeaturesPage.handle, element: <RequireRoles roles={ORG_USERS}><NetworkFeaturesPage /></RequireRoles> },
               {
@@ -167,6 +176,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'admin/users', handle: UsersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><UsersPage /></RequireRoles> },
               { path: 'admin/certificates', handle: CertificatesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><CertificatesPage /></RequireRoles> },
               { path: 'admin/trust-anchors', handle: TrustAnchorsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><TrustAnchorsPage /></RequireRoles> },
+              { path: 'settings/webhooks', handle: WebhooksPage.handle, element: <RequireRoles roles={['Administrator']}><WebhooksPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

@@ -315,9 +315,16 @@ describe('admin users (back-office-a §7 Users)', () => {
       ['GET', `/api/admin/users/${id}/organization`],
       ['POST', '/api/admin/users/organizations', {}],
       ['PUT', '/api/admin/users/organizations', {}],
+    ];
+    // The password mails are also an organization Administrator's, for the organization's own users (issue 13): Ray is
+    // Riverview's, so Lakeside's Administrator gets 404.
+    for (const [method, url, body] of [
       ['POST', '/api/users/resetpassword', { id }],
       ['POST', '/api/users/resendinvitation', { id, userName: 'x' }],
-    ];
+    ] as const) {
+      for (const caller of [REPORTING, LAKESIDE_USER]) expect((await t.call(caller, method, url, body)).statusCode, `${caller} ${url}`).toBe(403);
+      expect((await t.call(LAKESIDE_ADMIN, method, url, body)).statusCode, url).toBe(404);
+    }
     // The job functions are everyone's but the reporting role's.
     expect((await t.call(LAKESIDE_USER, 'GET', '/api/users/jobs')).json()).toContainEqual({ id: 1, name: expect.any(String) });
     expect((await t.call(REPORTING, 'GET', '/api/users/jobs')).statusCode).toBe(403);

@@ -11,8 +11,6 @@ import {
   messageResponse,
   orgUserDeleteParams,
   orgUserParams,
-  resendInvitationRequest,
-  resetPasswordRequest,
   sysAdminCreate,
   sysAdminEnable,
   userEnable,
@@ -29,8 +27,8 @@ import * as service from './service.ts';
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
 
 // back-office-a §7 "Users" and the catalog's admin-users rows. POST /api/users/resetpassword and
-// /api/users/resendinvitation are the back office's (body {id}, {id, userName}); issue 13 may open them to an
-// organization's Administrator for its own users.
+// /api/users/resendinvitation (body {id}, {id, userName}) are declared in modules/users, open to system administrators
+// and to an organization's Administrator for its own users (issue 13), and call this module's service.
 export function adminUsersRoutes(app: App, deps: service.AdminUsersDeps) {
   const config = { roles: SYS_ADMIN };
   const tags = ['admin-users'];
@@ -178,19 +176,5 @@ export function adminUsersRoutes(app: App, deps: service.AdminUsersDeps) {
     config: { roles: ['SysAdmin', 'Administrator', 'User'] },
     schema: { tags, response: { 200: z.array(jobFunction) } },
     handler: () => service.jobFunctions(deps),
-  });
-  app.route({
-    method: 'POST',
-    url: '/api/users/resetpassword',
-    config,
-    schema: { tags, body: resetPasswordRequest, response: { 200: messageResponse } },
-    handler: (request) => service.resetPassword(deps, adminCaller(request), request.body.id),
-  });
-  app.route({
-    method: 'POST',
-    url: '/api/users/resendinvitation',
-    config,
-    schema: { tags, body: resendInvitationRequest, response: { 200: messageResponse } },
-    handler: (request) => service.resendInvitation(deps, adminCaller(request), request.body.id, request.body.userName),
   });
 }

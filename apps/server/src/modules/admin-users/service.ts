@@ -218,13 +218,21 @@ export async function createSysAdmin(deps: AdminUsersDeps, caller: AdminCaller, 
 }
 
 // Disabling sets disabledDateTime and ends the user's sessions at once; enabling clears both flags.
-export async function setEnabled(deps: AdminUsersDeps, caller: AdminCaller, id: string, enable: boolean, options: { systemOnly?: boolean } = {}) {
+// options.check: the caller's own rules, run in the same transaction (an organization's last Administrator, issue 13).
+export async function setEnabled(
+  deps: Pick<AdminUsersDeps, 'db' | 'now'>,
+  caller: AdminCaller,
+  id: string,
+  enable: boolean,
+  options: { systemOnly?: boolean; check?: (tx: DbOrTx) => Promise<void> } = {},
+) {
   const now = deps.now();
   if (!enable && id === caller.session.userId) throw badRequest(text.cannotDisableSelf);
   await deps.db.transaction(async (tx) => {
     const current = await q.findUserForUpdate(tx, id);
     if (!current) throw notFound();
     if (options.systemOnly && !(await q.isSystemUser(tx, id))) throw badRequest(text.notSystemUser);
+    await options.check?.(tx);
     // Before the flag: the users_disabled_revoke_sessions trigger (0007) would otherwise revoke the sessions first and
     // leave their refresh tokens behind.
     const revoked = enable ? 0 : await revokeSessionsOf(tx, id, 'user-disabled', now);

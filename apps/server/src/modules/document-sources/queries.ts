@@ -1,8 +1,10 @@
-import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { documentSourceProviders } from '../../db/schema/back-office.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
+import { userDocumentSources } from '../../db/schema/intake.ts';
 import { organizations } from '../../db/schema/organizations.ts';
+import { users } from '../../db/schema/users.ts';
 import { byName, containsPattern, findPage, type PageRequest } from '../../platform/paging.ts';
 
 export type StoredType = (typeof documentSources.$inferSelect)['type'];
@@ -55,7 +57,7 @@ export async function findOrganization(db: DbOrTx, id: string) {
   return row;
 }
 
-export async function insertSource(db: DbOrTx, values: { organizationId: string; type: StoredType; fullAddress: string }) {
+export async function insertSource(db: DbOrTx, values: { organizationId: string; type: StoredType; fullAddress: string; status?: number }) {
   const [row] = await db.insert(documentSources).values(values).onConflictDoNothing({ target: documentSources.fullAddress }).returning({ id: documentSources.id });
   return row;
 }
@@ -72,4 +74,25 @@ export function findProviderPage(db: DbOrTx, type: 'DirectMessaging' | 'Fax' | u
     ({ offset, limit }) => db.select().from(documentSourceProviders).where(where).orderBy(documentSourceProviders.id).offset(offset).limit(limit),
     () => db.$count(documentSourceProviders, where),
   );
+}
+
+// Who may send from each address: the users it is assigned to in its organization.
+export async function findSenders(db: DbOrTx, documentSourceIds: string[]) {
+  if (documentSourceIds.length === 0) return [];
+  return db
+    .select({ documentSourceId: userDocumentSources.documentSourceId, userId: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(userDocumentSources)
+    .innerJoin(documentSources, eq(documentSources.id, userDocumentSources.documentSourceId))
+    .innerJoin(users, eq(users.id, userDocumentSources.userId))
+    .where(and(inArray(userDocumentSources.documentSourceId, documentSourceIds), eq(userDocumentSources.organizationId, documentSources.organizationId)))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+}
+
+// The fax numbers taken that start with the digits given (any organization, deleted ones included).
+export async function findFaxNumbersStartingWith(db: DbOrTx, prefix: string) {
+  const rows = await db
+    .select({ fullAddress: documentSources.fullAddress })
+    .from(documentSources)
+    .where(and(eq(documentSources.type, 'Fax'), like(documentSources.fullAddress, `${prefix}%`)));
+  return rows.map((r) => r.fullAddress);
 }

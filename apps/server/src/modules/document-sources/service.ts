@@ -5,16 +5,29 @@ import {
   normalizeDirectAddress,
   normalizeFaxNumber,
   type AdminDocumentSource,
+  type AdminDocumentSourceListItem,
   type DocumentSourceType,
+  type FaxNumberOrdered,
 } from '@clinicrelay/contracts/document-sources.ts';
+import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import type { AdminCaller } from '../../platform/auth/guard.ts';
 import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.ts';
+import { sandboxFaxNumberProvider, type FaxNumberProvider } from './fax-numbers.ts';
 import * as q from './queries.ts';
 
 export interface DocumentSourcesDeps {
   db: Database;
+  /** Where new fax numbers come from; the sandbox provider when not given. */
+  faxNumbers?: FaxNumberProvider;
+}
+
+// Which organization a caller may reach (issue 13 §3): a system administrator every one (null), an organization's
+// Administrator only their current one; anything outside it answers 404.
+export type Scope = string | null;
+function within(scope: Scope, organizationId: string) {
+  if (scope !== null && scope !== organizationId) throw notFound();
 }
 
 // The API says DirectMessaging where the table (and Release) says Direct.
@@ -51,14 +64,22 @@ function storedAddress(type: DocumentSourceType, value: string, subdomain: strin
 export async function listSources(
   deps: DocumentSourcesDeps,
   query: { pageNumber: number; pageSize: number; search?: string | undefined; sortDir?: 'asc' | 'desc' | undefined; type?: DocumentSourceType | undefined; organizationId?: string | undefined },
-) {
-  const page = await q.findSourcePage(deps.db, { ...query, type: query.type && stored(query.type) }, query);
-  return { items: page.items.map(toApi), totalCount: page.totalCount };
+  scope: Scope = null,
+): Promise<{ items: AdminDocumentSourceListItem[]; totalCount: number }> {
+  const organizationId = scope ?? query.organizationId;
+  const page = await q.findSourcePage(deps.db, { ...query, organizationId, type: query.type && stored(query.type) }, query);
+  const senders = await q.findSenders(deps.db, page.items.map((row) => row.id));
+  const items = page.items.map((row) => ({
+    ...toApi(row),
+    senders: senders.filter((s) => s.documentSourceId === row.id).map((s) => ({ userId: s.userId, fullName: `${s.firstName} ${s.lastName}`.trim() })),
+  }));
+  return { items, totalCount: page.totalCount };
 }
 
-export async function getSource(deps: { db: DbOrTx }, id: string) {
+export async function getSource(deps: { db: DbOrTx }, id: string, scope: Scope = null) {
   const row = await q.findSource(deps.db, id);
   if (!row) throw notFound();
+  within(scope, row.organizationId);
   return toApi(row);
 }
 
@@ -73,7 +94,8 @@ async function audit(tx: DbOrTx, caller: AdminCaller, eventType: string, source:
 }
 
 // A new address starts Provisioning (0): it is neither offered as From nor receives until activated.
-export async function createSource(deps: DocumentSourcesDeps, caller: AdminCaller, body: { organizationId: string; type: DocumentSourceType; fullAddress: string }) {
+export async function createSource(deps: DocumentSourcesDeps, caller: AdminCaller, body: { organizationId: string; type: DocumentSourceType; fullAddress: string }, scope: Scope = null) {
+  within(scope, body.organizationId);
   const id = await deps.db.transaction(async (tx) => {
     const organization = await q.findOrganization(tx, body.organizationId);
     if (!organization) throw notFound();
@@ -130,7 +152,8 @@ export const activateSource = (deps: DocumentSourcesDeps, caller: AdminCaller, i
 
 // Removal marks the address Deleted (4) rather than deleting the row: it leaves service at once, and the messages
 // sent from or received at it keep pointing at it. The address stays taken; activating it restores it.
-export async function removeSource(deps: DocumentSourcesDeps, caller: AdminCaller, id: string) {
+export async function removeSource(deps: DocumentSourcesDeps, caller: AdminCaller, id: string, scope: Scope = null) {
+  if (scope !== null) await getSource(deps, id, scope);
   await setStatus(deps, caller, id, 'DocumentSourceDeleted', () => STATUS.Deleted);
   return { ok: true as const };
 }
@@ -144,4 +167,26 @@ export const setFaxStatus = (deps: DocumentSourcesDeps, caller: AdminCaller, id:
 
 export async function listProviders(deps: DocumentSourcesDeps, query: { pageNumber: number; pageSize: number; type?: DocumentSourceType | undefined }) {
   return q.findProviderPage(deps.db, query.type, query);
+}
+
+// POST /api/admin/documentsources/faxnumber: the provider assigns a number (no database transaction is open while it
+// is asked); the sandbox's numbers are in service at once, as a provider's test mode would have them.
+export async function orderFaxNumber(deps: DocumentSourcesDeps, caller: AdminCaller, organizationId: string, scope: Scope = null): Promise<FaxNumberOrdered> {
+  within(scope, organizationId);
+  const organization = await q.findOrganization(deps.db, organizationId);
+  if (!organization) throw notFound();
+  const provider = deps.faxNumbers ?? sandboxFaxNumberProvider;
+  // Two requests at once may be given the same number: the unique address makes one of them ask again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const taken = new Set(await q.findFaxNumbersStartingWith(deps.db, provider.prefix));
+    const number = await provider.orderNumber(taken);
+    if (!number) throw badRequest(text.noSandboxFaxNumber);
+    const id = await deps.db.transaction(async (tx) => {
+      const row = await q.insertSource(tx, { organizationId, type: 'Fax', fullAddress: number, status: STATUS.Activated });
+      if (row) await audit(tx, caller, 'DocumentSourceFaxNumberOrdered', { id: row.id, organizationId, type: 'Fax', fullAddress: number }, { provider: provider.name });
+      return row?.id;
+    });
+    if (id) return { ...(await getSource(deps, id)), provider: provider.name, notice: text.sandboxFaxAssigned(displayAddress(number)) };
+  }
+  throw badRequest(text.noSandboxFaxNumber);
 }

@@ -341,13 +341,18 @@ export async function statistics(db: DbOrTx, organizationId: string, from: Date)
       unprocessed: sql<number>`cast(count(*) filter (where not ${messages.isProcessed}) as integer)`,
       urgent: sql<number>`cast(count(*) filter (where ${messages.isUrgent}) as integer)`,
       failed: sql<number>`cast(count(*) filter (where ${unacknowledgedFailure}) as integer)`,
+      unassigned: sql<number>`cast(count(*) filter (where ${messages.assignedUserId} is null) as integer)`,
     })
     .from(messages)
     .where(where);
   const bySourceType = await db.select({ sourceType: messages.sourceType, n: count() }).from(messages).where(where).groupBy(messages.sourceType);
   const day = sql<string>`to_char(${messages.systemReceivedDate} at time zone 'UTC', 'YYYY-MM-DD')`;
   const perDay = await db.select({ date: day, n: count() }).from(messages).where(where).groupBy(day);
-  return { totals: totals!, bySourceType, perDay };
+  // Sent: the organization's outbound messages, by their sent time (messageDate).
+  const sentWhere = and(eq(messages.organizationId, organizationId), eq(messages.direction, 'Outbound'), eq(messages.isDraft, false), isNull(messages.deletedAt), gte(messages.messageDate, from));
+  const sentDay = sql<string>`to_char(${messages.messageDate} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const sentPerDay = await db.select({ date: sentDay, n: count() }).from(messages).where(sentWhere).groupBy(sentDay);
+  return { totals: totals!, bySourceType, perDay, sentPerDay };
 }
 
 export interface EventFilter {
@@ -398,6 +403,19 @@ export async function findUnacknowledgedFailures(db: DbOrTx, viewer: Viewer) {
     .from(messages)
     .where(and(eq(messages.organizationId, viewer.organizationId), eq(messages.direction, 'Inbound'), isNull(messages.deletedAt), unacknowledgedFailure, inboundVisibleTo(viewer)));
   return rows.map((r) => r.id);
+}
+
+// The viewer's failed inbound messages nobody has acknowledged yet, newest first (the dashboard's list).
+export async function findUnacknowledgedFailuresPage(db: DbOrTx, viewer: Viewer, limit: number) {
+  const where = and(eq(messages.organizationId, viewer.organizationId), eq(messages.direction, 'Inbound'), isNull(messages.deletedAt), unacknowledgedFailure, inboundVisibleTo(viewer));
+  const items = await db
+    .select({ id: messages.id, subject: messages.subject, fromAddress: messages.fromAddress, toAddress: messages.toAddress, receivedAt: messages.systemReceivedDate, createdAt: messages.createdDate })
+    .from(messages)
+    .where(where)
+    .orderBy(desc(messages.systemReceivedDate), desc(messages.id))
+    .limit(limit);
+  const [total] = await db.select({ n: count() }).from(messages).where(where);
+  return { items, totalCount: total?.n ?? 0 };
 }
 
 export async function acknowledgeFailures(db: DbOrTx, ids: string[], at: Date) {

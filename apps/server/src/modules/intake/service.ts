@@ -241,12 +241,14 @@ export async function statistics(deps: IntakeDeps, caller: Caller): Promise<z.in
   const from = new Date(todayStart(deps.now()).getTime() - (STATISTICS_DAYS - 1) * DAY_MS);
   const stats = await q.statistics(deps.db, caller.organizationId, from);
   const perDay = new Map(stats.perDay.map((d) => [d.date, d.n]));
+  const sentPerDay = new Map(stats.sentPerDay.map((d) => [d.date, d.n]));
   return {
     ...stats.totals,
+    sent: stats.sentPerDay.reduce((sum, d) => sum + d.n, 0),
     bySourceType: Object.fromEntries(stats.bySourceType.map((s) => [s.sourceType ?? 'Unknown', s.n])),
     perDay: Array.from({ length: STATISTICS_DAYS }, (_, i) => {
       const date = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10);
-      return { date, count: perDay.get(date) ?? 0 };
+      return { date, count: perDay.get(date) ?? 0, sent: sentPerDay.get(date) ?? 0 };
     }),
   };
 }

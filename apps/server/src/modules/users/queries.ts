@@ -1,10 +1,12 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { UserSort } from '@clinicrelay/contracts/intake.ts';
+import { and, asc, count, eq, gt, ilike, inArray, min, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { OrgUserSort } from '@clinicrelay/contracts/users.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { invitations } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { intakeRules, userDocumentSources, userIntakeRules } from '../../db/schema/intake.ts';
-import { memberships, users } from '../../db/schema/users.ts';
+import { loginAttempts } from '../../db/schema/auth.ts';
+import { jobFunctions, memberships, users } from '../../db/schema/users.ts';
+import { containsPattern } from '../../platform/paging.ts';
 
 export type IntakeRuleRow = typeof intakeRules.$inferSelect;
 
@@ -82,31 +84,118 @@ export async function removeRule(db: DbOrTx, organizationId: string, id: string)
   return rows.length > 0;
 }
 
-const memberSortColumns = { userName: users.userName, firstName: users.firstName, lastName: users.lastName, role: memberships.role } as const;
+// The user row's id and name, qualified: inside the subqueries below a bare column would bind to the subquery's table.
+const userIdRef = sql.raw('"users"."id"');
+const userNameRef = sql.raw('"users"."user_name"');
+const sendPermissionsOf = (organizationId: string) =>
+  sql<number>`(select count(*)::int from ${userDocumentSources} s where s.user_id = ${userIdRef} and s.organization_id = ${organizationId})`;
+const intakeRulesOf = (organizationId: string) =>
+  sql<number>`(select count(*)::int from ${userIntakeRules} r where r.user_id = ${userIdRef} and r.organization_id = ${organizationId})`;
+// The last successful sign-in (login_attempts_user_name_idx: user names are stored normalized, as typed at sign-in).
+const lastSignInOf = sql<string | null>`(select max(a.created_at) from ${loginAttempts} a where a.user_name = ${userNameRef} and a.succeeded)`;
 
-// LIKE wildcards in the search text are matched literally.
-const likeEscaped = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const memberColumns = (organizationId: string) => ({
+  id: users.id,
+  userName: users.userName,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  role: memberships.role,
+  jobFunctionId: memberships.primaryJobFunctionId,
+  jobFunction: jobFunctions.name,
+  sendPermissions: sendPermissionsOf(organizationId),
+  intakeRules: intakeRulesOf(organizationId),
+  lastSignIn: lastSignInOf,
+  passwordSet: sql<boolean>`(${users.passwordHash} is not null)`,
+  isDisabled: users.isDisabled,
+});
+export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>;
+
+const memberSortKeys: Record<OrgUserSort['col'], SQL[]> = {
+  name: [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`],
+  userName: [sql`${users.userName}`],
+  firstName: [sql`lower(${users.firstName})`],
+  lastName: [sql`lower(${users.lastName})`],
+  role: [sql`${memberships.role}`],
+  jobFunction: [sql`${jobFunctions.name}`],
+  lastSignIn: [lastSignInOf],
+  enabled: [sql`${users.isDisabled}`],
+};
 
 // The members of one organization, optionally matching a search in user name, first or last name.
-export async function findMembersPage(db: DbOrTx, organizationId: string, opts: { search?: string | undefined; sort: UserSort; offset: number; limit: number }) {
-  const pattern = opts.search ? likeEscaped(opts.search) : null;
+export async function findMembersPage(db: DbOrTx, organizationId: string, opts: { search?: string | undefined; sort: OrgUserSort; offset: number; limit: number }) {
+  const pattern = opts.search ? containsPattern(opts.search) : null;
   const where: SQL | undefined = and(
     eq(memberships.organizationId, organizationId),
     pattern ? or(ilike(users.userName, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined,
   );
-  const direction = opts.sort.dir === 'desc' ? desc : asc;
+  // "Enabled" ascending lists enabled users first; missing values (never signed in, no job function) come last.
+  const direction = opts.sort.col === 'enabled' ? (opts.sort.dir === 'desc' ? 'asc' : 'desc') : opts.sort.dir;
+  const order = memberSortKeys[opts.sort.col].map((key) => (direction === 'desc' ? sql`${key} desc nulls last` : sql`${key} asc nulls last`));
   const [rows, [total]] = await Promise.all([
     db
-      .select({ id: users.id, userName: users.userName, firstName: users.firstName, lastName: users.lastName, role: memberships.role })
+      .select(memberColumns(organizationId))
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
+      .leftJoin(jobFunctions, eq(jobFunctions.id, memberships.primaryJobFunctionId))
       .where(where)
-      .orderBy(direction(memberSortColumns[opts.sort.col]), asc(users.lastName), asc(users.firstName), asc(users.id))
+      .orderBy(...order, asc(users.lastName), asc(users.firstName), asc(users.id))
       .limit(opts.limit)
       .offset(opts.offset),
     db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where),
   ]);
   return { rows, totalCount: total?.n ?? 0 };
+}
+
+export async function findMember(db: DbOrTx, organizationId: string, userId: string) {
+  const [row] = await db
+    .select(memberColumns(organizationId))
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(jobFunctions, eq(jobFunctions.id, memberships.primaryJobFunctionId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  return row;
+}
+
+// Serializes the changes that could leave an organization without an Administrator until the transaction ends.
+export async function lockAdministratorsOf(tx: DbOrTx, organizationId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`administrators:${organizationId}`}, 0))`);
+}
+
+// The organization's enabled Administrators other than one user.
+export async function countOtherEnabledAdministrators(db: DbOrTx, organizationId: string, exceptUserId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'Administrator'), eq(users.isDisabled, false), ne(users.id, exceptUserId)));
+  return row?.n ?? 0;
+}
+
+// Whether the user belongs to an organization besides this one.
+export async function hasOtherOrganization(db: DbOrTx, organizationId: string, userId: string) {
+  return (await db.$count(memberships, and(eq(memberships.userId, userId), ne(memberships.organizationId, organizationId)))) > 0;
+}
+
+// Removes a user from one organization: the membership and the user's addresses and rules there.
+export async function removeMember(tx: DbOrTx, organizationId: string, userId: string) {
+  await tx.delete(userDocumentSources).where(and(eq(userDocumentSources.organizationId, organizationId), eq(userDocumentSources.userId, userId)));
+  await tx.delete(userIntakeRules).where(and(eq(userIntakeRules.organizationId, organizationId), eq(userIntakeRules.userId, userId)));
+  await tx.delete(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  // The default organization moves to one the user still belongs to.
+  await tx
+    .update(users)
+    .set({ defaultOrganizationId: sql`(select m.organization_id from ${memberships} m where m.user_id = ${userId} order by m.created_at limit 1)` })
+    .where(and(eq(users.id, userId), eq(users.defaultOrganizationId, organizationId)));
+}
+
+// Deletes the account; memberships, sessions, preferences and assignments go with it, messages keep no link to it.
+export async function deleteUser(tx: DbOrTx, userId: string) {
+  await tx.delete(users).where(eq(users.id, userId));
+}
+
+export async function updateMember(tx: DbOrTx, organizationId: string, userId: string, values: { role: 'Administrator' | 'User'; primaryJobFunctionId: number }) {
+  await tx.update(memberships).set(values).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
 }
 
 // Document source statuses that no longer receive: 4 Deleted, 5 Failed.

@@ -1,28 +1,93 @@
 import { z } from 'zod';
-import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules, usersPage, usersQuery } from '@clinicrelay/contracts/intake.ts';
+import { messageResponse, resendInvitationRequest, resetPasswordRequest } from '@clinicrelay/contracts/admin-users.ts';
+import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
-import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { invitationRequest, invitationSent } from '@clinicrelay/contracts/users.ts';
-import { orgCaller } from '../../platform/auth/guard.ts';
+import { isSystemAdmin, type Role } from '@clinicrelay/contracts/roles.ts';
+import { invitationRequest, invitationSent, orgUser, orgUserCreate, orgUserEnableQuery, orgUsersPage, orgUsersQuery, orgUserUpdate, userNameCheck, userNameQuery } from '@clinicrelay/contracts/users.ts';
+import type { FastifyRequest } from 'fastify';
+import { adminCaller, orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as invitations from './invitations.ts';
+import * as members from './members.ts';
 import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const ADMINS: readonly Role[] = ['Administrator'];
+const ADMINS_AND_SYS_ADMIN: readonly Role[] = ['SysAdmin', 'Administrator'];
 const caller = orgCaller;
 
 // end-user §7 "Session and users": who receives what in Intake. GET/POST /api/intakerules and
 // DELETE /api/intakerules/{id} are not in the spec; they are named in the same style.
-export function usersRoutes(app: App, deps: service.UsersDeps & invitations.InvitationsDeps) {
+// A system administrator acts from the back office on any user; anyone else within their current organization.
+const orgCallerUnlessSystemAdmin = (request: FastifyRequest) => (isSystemAdmin(adminCaller(request).session.roles) ? null : orgCaller(request));
+
+export function usersRoutes(app: App, deps: service.UsersDeps & invitations.InvitationsDeps & members.MembersDeps) {
   const tags = ['users'];
 
+  // Issue 13 §2: the organization's users (/settings/users), also the Triage user picker's source.
   app.route({
     method: 'GET',
     url: '/api/users',
     config: { roles: ADMINS },
-    schema: { tags, querystring: usersQuery, response: { 200: usersPage } },
-    handler: (request) => service.listMembers(deps, caller(request), request.query),
+    schema: { tags, querystring: orgUsersQuery, response: { 200: orgUsersPage } },
+    handler: (request) => members.listMembers(deps, caller(request), request.query),
+  });
+  app.route({
+    method: 'POST',
+    url: '/api/users',
+    config: { roles: ADMINS },
+    schema: { tags, body: orgUserCreate, response: { 200: orgUser } },
+    handler: (request) => members.createMember(deps, caller(request), request.body),
+  });
+  app.route({
+    method: 'POST',
+    url: '/api/users/find',
+    config: { roles: ADMINS, readOnly: true },
+    schema: { tags, querystring: userNameQuery, response: { 200: userNameCheck } },
+    handler: (request) => members.checkUserName(deps, request.query.username),
+  });
+  app.route({
+    method: 'GET',
+    url: '/api/users/:id',
+    config: { roles: ADMINS },
+    schema: { tags, params: idParams, response: { 200: orgUser } },
+    handler: (request) => members.getMember(deps, caller(request), request.params.id),
+  });
+  app.route({
+    method: 'PUT',
+    url: '/api/users/:id',
+    config: { roles: ADMINS },
+    schema: { tags, params: idParams, body: orgUserUpdate, response: { 200: orgUser } },
+    handler: (request) => members.updateMember(deps, caller(request), request.params.id, request.body),
+  });
+  app.route({
+    method: 'DELETE',
+    url: '/api/users/:id',
+    config: { roles: ADMINS },
+    schema: { tags, params: idParams, response: { 200: messageResponse } },
+    handler: (request) => members.deleteMember(deps, caller(request), request.params.id),
+  });
+  app.route({
+    method: 'POST',
+    url: '/api/users/:id/enable',
+    config: { roles: ADMINS },
+    schema: { tags, params: idParams, querystring: orgUserEnableQuery, response: { 200: messageResponse } },
+    handler: (request) => members.setMemberEnabled(deps, caller(request), request.params.id, request.query.enable),
+  });
+  // Bodies as back-office-a names them ({id}, {id, userName}); the back office's Users list calls them too.
+  app.route({
+    method: 'POST',
+    url: '/api/users/resetpassword',
+    config: { roles: ADMINS_AND_SYS_ADMIN },
+    schema: { tags, body: resetPasswordRequest, response: { 200: messageResponse } },
+    handler: (request) => members.resetPassword(deps, adminCaller(request), orgCallerUnlessSystemAdmin(request), request.body.id),
+  });
+  app.route({
+    method: 'POST',
+    url: '/api/users/resendinvitation',
+    config: { roles: ADMINS_AND_SYS_ADMIN },
+    schema: { tags, body: resendInvitationRequest, response: { 200: messageResponse } },
+    handler: (request) => members.resendInvitation(deps, adminCaller(request), orgCallerUnlessSystemAdmin(request), request.body.id, request.body.userName),
   });
 
   app.route({

@@ -1,4 +1,4 @@
-import { intakeMessages, type OrganizationUser, type intakeRuleCreate, type intakeRuleView, type userDocumentSources, type userIntakeRules, type usersQuery } from '@clinicrelay/contracts/intake.ts';
+import { intakeMessages, type intakeRuleCreate, type intakeRuleView, type userDocumentSources, type userIntakeRules } from '@clinicrelay/contracts/intake.ts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
@@ -105,23 +105,4 @@ export async function deleteRule(deps: UsersDeps, caller: Caller, id: string) {
   if (!(await q.removeRule(deps.db, caller.organizationId, id))) throw notFound();
   await audit(deps, caller, 'IntakeRuleDeleted', id, {});
   return { message: intakeMessages.intakeRuleDeleted };
-}
-
-// GET /api/users: the members of the caller's current organization, a page at a time.
-export async function listMembers(deps: UsersDeps, caller: Caller, query: z.output<typeof usersQuery>): Promise<{ items: OrganizationUser[]; totalCount: number }> {
-  const { rows, totalCount } = await q.findMembersPage(deps.db, caller.organizationId, {
-    search: query.search || undefined,
-    sort: query.sort,
-    offset: (query.page - 1) * query.pageSize,
-    limit: query.pageSize,
-  });
-  const items = rows.map((r) => ({
-    id: r.id,
-    userName: r.userName,
-    firstName: r.firstName,
-    lastName: r.lastName,
-    fullName: `${r.firstName} ${r.lastName}`.trim(),
-    roles: [r.role],
-  }));
-  return { items, totalCount };
 }

@@ -1,0 +1,147 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, webhookMessages, type WebhookEventType } from '@clinicrelay/contracts/webhooks.ts';
+import type { Database, DbOrTx } from '../../db/client.ts';
+import { html } from '../../platform/mail/html.ts';
+import { queueMail } from '../../platform/mail/outbox.ts';
+import type { MailAddress } from '../../platform/mail/settings.ts';
+import { errorText, type WorkflowHandler } from '../../platform/workflows/context.ts';
+import { enqueue } from '../../platform/workflows/enqueue.ts';
+import * as q from './queries.ts';
+
+export const WEBHOOK_DELIVERY_WORKFLOW = 'webhook-delivery';
+
+// Tries go on for a day after the event; then the delivery fails and the webhook is disabled.
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 60 * 60_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+// Wait before try n + 1 after try n failed: 30 s, 1 min, 2 min, … at most an hour.
+export const webhookBackoffMs = (attempt: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), MAX_RETRY_MS);
+
+export interface WebhookEvent {
+  organizationId: string;
+  type: WebhookEventType;
+  messageId: string;
+  occurredAt?: Date;
+}
+
+// Called inside the transaction that makes the event happen, so the event (its id made here, once) commits with it:
+// one delivery row and one workflow per subscribed webhook. Returns the event id, or null when nobody subscribes.
+export async function emitWebhookEvent(tx: DbOrTx, event: WebhookEvent): Promise<string | null> {
+  const subscribers = await q.findSubscribers(tx, event.organizationId, event.type);
+  if (subscribers.length === 0) return null;
+  const eventId = randomUUID();
+  const occurredAt = event.occurredAt ?? new Date();
+  // ids and the event type only: never a subject, patient or file name.
+  const payload = { id: eventId, type: event.type, occurredAt: occurredAt.toISOString(), organizationId: event.organizationId, data: { messageId: event.messageId } };
+  for (const hook of subscribers) {
+    const delivery = await q.insertDelivery(tx, { webhookId: hook.id, organizationId: event.organizationId, eventId, eventType: event.type, payload, occurredAt });
+    await enqueue(tx, { type: WEBHOOK_DELIVERY_WORKFLOW, organizationId: event.organizationId, correlationId: delivery.id, payload: { deliveryId: delivery.id, attempt: 1 } });
+  }
+  return eventId;
+}
+
+export const webhookSignature = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+function authorizationHeaders(hook: q.WebhookRow, body: string): Record<string, string> {
+  switch (hook.authenticationType) {
+    case 'HmacSha256':
+      return { [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(hook.secret, body) };
+    case 'Bearer':
+      return { authorization: `Bearer ${hook.secret}` };
+    case 'Basic':
+      return { authorization: `Basic ${Buffer.from(`${hook.userName ?? ''}:${hook.secret}`).toString('base64')}` };
+  }
+}
+
+async function post(hook: q.WebhookRow, body: string, eventId: string, signal: AbortSignal, timeoutMs: number): Promise<{ statusCode: number | null; error: string | null }> {
+  try {
+    const res = await fetch(hook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'ClinicRelay-Webhooks/1', [WEBHOOK_EVENT_ID_HEADER]: eventId, ...authorizationHeaders(hook, body) },
+      body,
+      // A redirect is an answer, not an invitation to send the body (and its credentials) elsewhere.
+      redirect: 'manual',
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    return { statusCode: res.status, error: res.ok ? null : `The receiver answered ${res.status}.` };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return { statusCode: null, error: timedOut ? `No answer within ${timeoutMs / 1000} s.` : errorText(error instanceof Error && error.cause instanceof Error ? error.cause : error) };
+  }
+}
+
+export interface WebhookDeliveryDeps {
+  db: Database;
+  now: () => Date;
+  mailFrom: MailAddress;
+  publicUrl?: string | undefined;
+  timeoutMs?: number;
+}
+
+// The 'webhook-delivery' workflow: one try per run. A failed try schedules the next one as a new workflow with
+// enqueue's runAfter (no run sleeps); a run repeated after its worker died re-sends the same event id and body, and
+// the try is recorded only once (the delivery's attempts counter guards it).
+export function webhookDeliveryWorkflow(deps: WebhookDeliveryDeps): WorkflowHandler {
+  return async (ctx) => {
+    const { deliveryId, attempt } = ctx.workflow.payload as { deliveryId?: string; attempt?: number };
+    if (!deliveryId || !attempt) return;
+    const delivery = await q.findDelivery(deps.db, deliveryId);
+    if (!delivery || delivery.status !== 'Pending' || delivery.attempts >= attempt) return;
+    const hook = await q.findWebhook(deps.db, delivery.webhookId);
+    if (!hook?.isEnabled) {
+      await q.updateDelivery(deps.db, deliveryId, { status: 'Skipped', completedAt: deps.now() });
+      return;
+    }
+    const body = JSON.stringify(delivery.payload);
+    const started = Date.now();
+    const result = await post(hook, body, delivery.eventId, ctx.signal, deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const durationMs = Date.now() - started;
+    const now = deps.now();
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gaveUp = !delivered && now.getTime() - delivery.occurredAt.getTime() >= WEBHOOK_RETRY_WINDOW_MS;
+    const status = delivered ? 'Delivered' : gaveUp ? 'Failed' : 'Pending';
+    await deps.db.transaction(async (tx) => {
+      const nextAttemptAt = status === 'Pending' ? new Date(now.getTime() + webhookBackoffMs(attempt)) : null;
+      const recorded = await q.recordAttempt(
+        tx,
+        deliveryId,
+        attempt,
+        { status, nextAttemptAt, completedAt: status === 'Pending' ? null : now },
+        { webhookId: hook.id, attemptedAt: now, statusCode: result.statusCode, error: result.error, durationMs },
+      );
+      if (!recorded) return;
+      await q.update(tx, hook.id, {
+        lastDeliveryStatus: status === 'Pending' ? 'Failed' : status,
+        lastDeliveryAt: now,
+        ...(gaveUp ? { isEnabled: false, disabledReason: webhookMessages.disabledAfterFailures } : {}),
+      });
+      if (gaveUp) {
+        for (const admin of await q.findAdministrators(tx, delivery.organizationId)) {
+          await queueMail(tx, { kind: 'WebhookDisabled', organizationId: delivery.organizationId, from: deps.mailFrom, to: { name: admin.fullName, address: admin.email }, ...disabledMail(hook.url, deps.publicUrl), queuedAt: now });
+        }
+      }
+      if (nextAttemptAt) {
+        await enqueue(tx, { type: WEBHOOK_DELIVERY_WORKFLOW, organizationId: delivery.organizationId, correlationId: deliveryId, payload: { deliveryId, attempt: attempt + 1 }, runAfter: nextAttemptAt });
+      }
+    });
+  };
+}
+
+// Names the URL only (no message, patient or event content): the Administrator fixes the receiver and re-enables it.
+function disabledMail(url: string, publicUrl: string | undefined) {
+  const link = `${(publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '')}/settings/webhooks`;
+  const subject = 'A webhook was disabled';
+  const intro = `The webhook to ${url} has failed every delivery for a day and was disabled. Check the receiver, then enable the webhook again in Settings.`;
+  const text = [intro, '', `Webhooks: ${link}`, ''].join('\n');
+  const body = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
+<body style="font-family: Arial, Helvetica, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1b1e;">
+<p>${intro}</p>
+<p><a href="${link}">Webhooks</a></p>
+</body></html>
+`;
+  return { subject, text, html: body };
+}

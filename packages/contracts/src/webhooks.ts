@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { text } from './text.ts';
+
+// An organization's webhooks (issue 13 §6; end-user §3 "Webhook": has events and authentication types; §7 "Fax and
+// other"). The spec names the calls only: the field names, event names and texts below are ours.
+
+// Only the events the product emits are offered: 'message.delivered', 'message.deliveryFailed' and 'message.processed'
+// (issue 13 §6) join this list together with their emit points, never before (a subscriber would wait forever).
+export const webhookEventTypes = ['message.received'] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+export const webhookEventNames: Record<WebhookEventType, string> = {
+  'message.received': 'Message received',
+};
+
+// HMAC-SHA256: the body signed with a secret the server makes and shows once; Bearer: a token the receiver gave;
+// Basic: a user name and password the receiver gave.
+export const webhookAuthenticationTypes = ['HmacSha256', 'Bearer', 'Basic'] as const;
+export type WebhookAuthenticationType = (typeof webhookAuthenticationTypes)[number];
+export const webhookAuthenticationNames: Record<WebhookAuthenticationType, string> = {
+  HmacSha256: 'HMAC-SHA256 signature',
+  Bearer: 'Bearer token',
+  Basic: 'Basic authentication',
+};
+
+// The headers every delivery carries; the signature is `sha256=<hex HMAC-SHA256 of the raw body>`.
+export const WEBHOOK_SIGNATURE_HEADER = 'x-clinicrelay-signature';
+export const WEBHOOK_EVENT_ID_HEADER = 'x-clinicrelay-event-id';
+
+export const webhookMessages = {
+  empty: 'No webhooks yet. Add one to tell another system when messages arrive.',
+  urlInvalid: 'Enter an https:// URL (http:// only for localhost).',
+  eventsRequired: 'Choose at least one event.',
+  tokenRequired: 'Bearer token is required.',
+  userNameRequired: 'User name is required.',
+  passwordRequired: 'Password is required.',
+  saved: 'The webhook was saved.',
+  deleted: 'The webhook was deleted.',
+  secretOnce: 'Copy this secret now: it is shown only once. Verify each delivery’s x-clinicrelay-signature header with it.',
+  disabledAfterFailures: 'Disabled after a day of failed deliveries.',
+} as const;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+// https anywhere; http only to a loopback host (end-user §5 allows a local development host).
+export function isWebhookUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname));
+}
+
+export const webhookEventType = z.enum(webhookEventTypes);
+export const webhookAuthenticationType = z.enum(webhookAuthenticationTypes);
+export const webhookDeliveryStatus = z.enum(['Pending', 'Delivered', 'Failed', 'Skipped']);
+
+export const namedValue = z.object({ value: text(), name: text() });
+export const webhookParams = z.object({ id: text().uuid() });
+
+export const webhookSummary = z.object({
+  id: text(),
+  url: text(),
+  events: z.array(webhookEventType),
+  authenticationType: webhookAuthenticationType,
+  isEnabled: z.boolean(),
+  disabledReason: text().nullable(),
+  lastDeliveryStatus: webhookDeliveryStatus.nullable(),
+  lastDeliveryAt: text().nullable(),
+  createdAt: text(),
+});
+export type WebhookSummary = z.infer<typeof webhookSummary>;
+
+export const webhookAttempt = z.object({
+  id: text(),
+  eventId: text(),
+  eventType: webhookEventType,
+  attempt: z.number().int(),
+  attemptedAt: text(),
+  statusCode: z.number().int().nullable(),
+  error: text().nullable(),
+  durationMs: z.number().int(),
+});
+export type WebhookAttempt = z.infer<typeof webhookAttempt>;
+
+// GET /api/webhooks/{id}: the webhook, the Basic user name (never a password or token), and its 50 latest attempts.
+export const webhookDetail = webhookSummary.extend({ userName: text().nullable(), attempts: z.array(webhookAttempt) });
+export type WebhookDetail = z.infer<typeof webhookDetail>;
+
+// PUT /api/webhooks/ answers with the webhook; `secret` only when the server made a new HMAC secret (shown once).
+export const webhookSaved = webhookSummary.extend({ secret: text().optional() });
+export type WebhookSaved = z.infer<typeof webhookSaved>;
+
+// Without an id: a new webhook. Credentials left out on an update keep the stored ones.
+export const webhookBody = z
+  .object({
+    id: text().uuid().optional(),
+    url: text('URL').trim().min(1, 'URL is required.').max(2000).refine(isWebhookUrl, webhookMessages.urlInvalid),
+    events: z.array(webhookEventType).min(1, webhookMessages.eventsRequired).max(webhookEventTypes.length),
+    authenticationType: webhookAuthenticationType,
+    isEnabled: z.boolean().default(true),
+    token: text('Bearer token').max(2000).optional(),
+    userName: text('User name').max(256).optional(),
+    password: text('Password').max(256).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const creating = !body.id;
+    if (body.authenticationType === 'Bearer' && creating && !body.token) ctx.addIssue({ code: 'custom', path: ['token'], message: webhookMessages.tokenRequired });
+    if (body.authenticationType === 'Basic' && !body.userName) ctx.addIssue({ code: 'custom', path: ['userName'], message: webhookMessages.userNameRequired });
+    if (body.authenticationType === 'Basic' && creating && !body.password) ctx.addIssue({ code: 'custom', path: ['password'], message: webhookMessages.passwordRequired });
+  });
+export type WebhookBody = z.input<typeof webhookBody>;
