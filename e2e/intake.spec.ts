@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { REFERRAL_NOTE, RESULTS_DIR, UD_SAMPLE } from './support/constants.ts';
-import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
+import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn, untilListed } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // Intake end to end: Lakeside sends a referral to Riverview; Riverview's user works it in Intake while
@@ -24,24 +24,6 @@ async function lakesideSends(page: Page, subject: string) {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await page.getByRole('dialog', { name: 'Review and Send' }).getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('The message was sent successfully.').waitFor();
-}
-
-// Local delivery runs in the background: reload the Intake until the message's link is there.
-async function untilListed(page: Page, link: Locator) {
-  await expect
-    .poll(
-      async () => {
-        if (await link.isVisible()) return true;
-        await page.reload();
-        await expectHeading(page, 'Intake');
-        return link.waitFor({ timeout: 2_000 }).then(
-          () => true,
-          () => false,
-        );
-      },
-      { timeout: 30_000, interval: 500 },
-    )
-    .toBe(true);
 }
 
 async function openFromIntake(page: Page, subject: string) {

@@ -140,15 +140,8 @@ export async function sendAndOpen(page: Page, subject: string, sent = 'The messa
   await expectHeading(page, subject);
 }
 
-/**
- * Searches the Intake of the installation at `origin` (the page's own by default) for `subject` and returns the
- * message's row. Delivery runs in the background: the list is reloaded until the message is there.
- */
-export async function findInIntake(page: Page, subject: string, origin = ''): Promise<Locator> {
-  await page.goto(`${origin}/intake`);
-  await expectHeading(page, 'Intake');
-  await page.getByRole('searchbox', { name: 'Search' }).fill(subject);
-  const link = page.getByRole('link', { name: subject, exact: true });
+/** Delivery runs in the background: reloads the Intake until the message's link is there. */
+export async function untilListed(page: Page, link: Locator): Promise<void> {
   await expect
     .poll(
       async () => {
@@ -163,5 +156,14 @@ export async function findInIntake(page: Page, subject: string, origin = ''): Pr
       { timeout: 30_000, interval: 500 },
     )
     .toBe(true);
+}
+
+/** Searches the Intake of the installation at `origin` (the page's own by default) for `subject` and returns the message's row. */
+export async function findInIntake(page: Page, subject: string, origin = ''): Promise<Locator> {
+  await page.goto(`${origin}/intake`);
+  await expectHeading(page, 'Intake');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(subject);
+  const link = page.getByRole('link', { name: subject, exact: true });
+  await untilListed(page, link);
   return page.getByRole('row').filter({ has: link });
 }
