@@ -184,6 +184,9 @@ describe('AttachmentViewer', () => {
     await screen.findByText('Page 1 of 3');
     fireEvent.click(screen.getByRole('button', { name: 'Rotate page' }));
     expect(await screen.findByText('Page 1 rotated and saved.')).toBeTruthy();
+    // The viewer reloads the rotated file before its page tools work again: a click sooner is ignored (failed under CI load).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Remove page' }).hasAttribute('disabled')).toBe(false));
+    await screen.findByText('Page 1 of 3');
     fireEvent.click(screen.getByRole('button', { name: 'Remove page' }));
     expect(await screen.findByText('Page 1 removed and saved.')).toBeTruthy();
   });
