@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { expectHeading, expectPath, openSignIn, signIn } from './support/journeys.ts';
+import { mailMentioning } from './support/outbox.ts';
 import { test } from './support/test.ts';
 
 // Issue 10: Find Provider from compose, and Send an Invite for a provider the directory does not have.
@@ -62,17 +61,7 @@ test('Lakeside finds Riverview in the directory from compose and sends to it; a 
   await invite.getByRole('button', { name: 'Send', exact: true }).click();
   await page.getByText('Invitation has been sent.', { exact: true }).waitFor();
 
-  const outbox = path.join(inject('dataDir'), 'outbox');
-  const invitationMail = () => {
-    const files = (() => {
-      try {
-        return readdirSync(outbox).filter((f) => f.endsWith('.eml'));
-      } catch {
-        return [];
-      }
-    })();
-    return files.map((f) => readFileSync(path.join(outbox, f), 'utf8')).find((text) => text.includes(email)) ?? '';
-  };
+  const invitationMail = () => mailMentioning(email);
   await expect.poll(invitationMail, { timeout: 20_000, interval: 250 }).toContain('Lakeside Family Medicine');
   expect(invitationMail()).toMatch(/\/account\/register\?invitation=/);
   await expectHeading(page, 'New message');

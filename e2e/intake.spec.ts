@@ -5,17 +5,10 @@ import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { REFERRAL_NOTE, RESULTS_DIR, UD_SAMPLE } from './support/constants.ts';
 import { apiSignIn, choose, composeReferral, expectHeading, expectPath, openSignIn, signIn, untilListed } from './support/journeys.ts';
-import { test } from './support/test.ts';
+import { newContext, test } from './support/test.ts';
 
 // Intake end to end: Lakeside sends a referral to Riverview; Riverview's user works it in Intake while
 // an administrator of Riverview opens the same message and each sees the other (realtime hub).
-
-async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
-  context.setDefaultTimeout(10_000);
-  context.setDefaultNavigationTimeout(15_000);
-  return context;
-}
 
 async function lakesideSends(page: Page, subject: string) {
   await openSignIn(page);

@@ -1,27 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { UD_SAMPLE } from './support/constants.ts';
-import { choose, expectHeading, openSignIn, signIn } from './support/journeys.ts';
+import { expectHeading, openSignIn, sendNonPhiFax, signIn } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // The release view's actions end to end: a non-PHI fax sent through its modal, then its delivery
 // summary downloaded and sent to Intake, and its activity read by an administrator.
 
-async function sendNonPhiFax(page: Page, subject: string) {
-  await page.goto('/release');
-  await expectHeading(page, 'Release');
-  await page.getByRole('button', { name: 'Send Non-PHI Fax' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Send non-PHI fax' });
-  await dialog.getByRole('textbox', { name: 'To fax number' }).fill('503-555-0202');
-  await choose(page, 'From fax number', '503-555-0101');
-  await dialog.getByRole('textbox', { name: 'Subject' }).fill(subject);
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'File' }).click()]);
-  await chooser.setFiles(UD_SAMPLE);
-  await dialog.getByRole('button', { name: 'Send', exact: true }).click();
-  await page.getByText('The message was sent successfully.').waitFor();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 // Workers deliver in the background: reload until the delivery summary can be had.
 async function waitForDeliverySummary(page: Page) {
@@ -43,7 +28,7 @@ test('an administrator faxes a non-PHI document, downloads its delivery summary,
   await openSignIn(page);
   await signIn(page, 'admin@lakeside.example.org');
 
-  await sendNonPhiFax(page, subject);
+  await sendNonPhiFax(page, subject, '503-555-0202', '503-555-0101');
   const link = page.getByRole('link', { name: subject, exact: true });
   await link.waitFor();
 

@@ -55,3 +55,22 @@ test('an organization Administrator adds, disables, enables and deletes a user',
   await act('Delete', 'Delete', 'The user was deleted successfully.');
   await expect.poll(() => rowsOf(page).count()).toBe(1);
 });
+
+// Issue 13 §2: the user's detail — their recent activity (the sign-in just made), requests and where they are signed in.
+test('an organization Administrator opens a user’s activity and security', { timeout: 60_000 }, async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'admin@lakeside.example.org');
+  await page.getByRole('link', { name: 'Users' }).click();
+  await expectHeading(page, 'Users');
+  await page.getByRole('link', { name: 'Laura Lake' }).click();
+  await expectHeading(page, 'Laura Lake');
+  const activity = page.getByRole('table', { name: 'Activity' });
+  await activity.getByRole('row').filter({ hasText: 'Signed in' }).first().waitFor();
+  await screenshot(page, 'settings-user-activity');
+  await expectNoAxeViolations(page, 'settings-user-activity');
+
+  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.getByRole('table', { name: 'Applications and devices' }).getByRole('row').filter({ hasText: 'Chrome' }).first().waitFor();
+  await screenshot(page, 'settings-user-security');
+  await expectNoAxeViolations(page, 'settings-user-security');
+});

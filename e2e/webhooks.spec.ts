@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { composeReferral, expectHeading, openSignIn, sendAndOpen, signIn } from './support/journeys.ts';
-import { test } from './support/test.ts';
+import { newContext, test } from './support/test.ts';
 
 // Issue 13 §6 and §8: Riverview's Administrator registers a webhook (a receiver on loopback, signed with HMAC-SHA256),
 // sees its secret once, and receives a signed "message received" event when Lakeside sends Riverview a referral.
@@ -42,7 +42,7 @@ test('a webhook receives a signed “message received” event and the page show
     await expectNoAxeViolations(page, 'webhooks');
 
     // Lakeside sends Riverview a referral in another browser session.
-    const lakeside = await context.browser()!.newContext({ baseURL: new URL(page.url()).origin, viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+    const lakeside = await newContext(context.browser()!, new URL(page.url()).origin);
     const sender = await lakeside.newPage();
     const subject = `Webhook check ${Date.now().toString(36)}`;
     await openSignIn(sender);

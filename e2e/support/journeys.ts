@@ -167,3 +167,19 @@ export async function findInIntake(page: Page, subject: string, origin = ''): Pr
   await untilListed(page, link);
   return page.getByRole('row').filter({ has: link });
 }
+
+/** Sends a non-PHI fax from Release's modal: `to` and `from` as the form shows fax numbers (503-555-0202). */
+export async function sendNonPhiFax(page: Page, subject: string, to: string, from: string): Promise<void> {
+  await page.goto('/release');
+  await expectHeading(page, 'Release');
+  await page.getByRole('button', { name: 'Send Non-PHI Fax' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send non-PHI fax' });
+  await dialog.getByRole('textbox', { name: 'To fax number' }).fill(to);
+  await choose(page, 'From fax number', from);
+  await dialog.getByRole('textbox', { name: 'Subject' }).fill(subject);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), dialog.getByRole('button', { name: 'File' }).click()]);
+  await chooser.setFiles(UD_SAMPLE);
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByText('The message was sent successfully.').waitFor();
+  await dialog.waitFor({ state: 'hidden' });
+}

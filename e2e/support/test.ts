@@ -14,6 +14,14 @@ function artifactName(file: string, testName: string): string {
   return raw.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-+/g, '-').slice(0, 120);
 }
 
+/** Another browser session beside the test's own (a second user at the same time), set up as `context` is. */
+export async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+  return context;
+}
+
 /**
  * `test` for journeys: `browser` is one Chromium per file, `context` and `page` are new per test;
  * a failed test leaves a screenshot and the page's console errors in e2e/test-results/.
@@ -28,14 +36,7 @@ export const test = base
     return browser;
   })
   .extend('context', async ({ browser, baseUrl }, { onCleanup }): Promise<BrowserContext> => {
-    const context = await browser.newContext({
-      baseURL: baseUrl,
-      viewport: { width: 1280, height: 800 },
-      locale: 'en-US',
-      timezoneId: 'UTC',
-    });
-    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+    const context = await newContext(browser, baseUrl);
     onCleanup(() => context.close());
     return context;
   })

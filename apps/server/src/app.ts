@@ -52,6 +52,8 @@ import { resellersRoutes } from './modules/resellers/routes.ts';
 import { brandsRoutes } from './modules/brands/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
+import { notificationsRoutes } from './modules/notifications/routes.ts';
+import { downloadsRoutes } from './modules/downloads/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
@@ -198,7 +200,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
   brandsRoutes(app, { db });
   contactsRoutes(app, { db });
-  webhooksRoutes(app, { db, now });
+  webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey });
+  notificationsRoutes(app, { db, now });
+  downloadsRoutes(app, { db, now, blobs, scanner });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 

@@ -18,6 +18,7 @@ import { seedDemoCertificates } from './db/seed/demo-certificates.ts';
 import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './db/seed/demo-peer.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
+import { startNotificationSchedule } from './modules/notifications/schedule.ts';
 
 // Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
 // → workers.
@@ -42,10 +43,12 @@ async function main() {
   // Set after listen; a signal during start-up has none to stop.
   let workers: Workers | undefined = undefined;
   let direct: Awaited<ReturnType<typeof startDirectOperations>> | undefined = undefined;
+  let notifications: ReturnType<typeof startNotificationSchedule> | undefined = undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await direct?.stop();
+    notifications?.stop();
     await workers?.stop();
     await terminateOcr();
     await handle.close();
@@ -63,6 +66,7 @@ async function main() {
     now,
   });
   direct = await startDirectOperations({ config, db: handle.db, now, logger: app.log.child({ module: 'direct' }), listen: true });
+  notifications = startNotificationSchedule({ db: handle.db, now, logger: app.log.child({ module: 'notifications' }) });
   // Files left by a process killed between writing a blob and committing its row.
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: app.log.child({ module: 'blob-sweep' }) });
   // Said at every start, like in /api/health, so running without a virus scanner is never a surprise.

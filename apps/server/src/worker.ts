@@ -7,6 +7,7 @@ import { exitOnUncaughtErrors } from './platform/process.ts';
 import { workflowHandlers } from './platform/workflows/registry.ts';
 import { startWorkers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
+import { startNotificationSchedule } from './modules/notifications/schedule.ts';
 
 // `npm run worker`: a process that only runs workflows, beside the server processes on the same
 // PostgreSQL (same configuration and keys). config → database → migrations → workers.
@@ -31,9 +32,11 @@ async function main() {
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: log.child({ module: 'blob-sweep' }) });
   // The SMTP listener belongs to the server processes; the notification sweep and bundle refresh run here too.
   const direct = await startDirectOperations({ config, db: handle.db, now, logger: log.child({ module: 'direct' }), listen: false });
+  const notifications = startNotificationSchedule({ db: handle.db, now, logger: log.child({ module: 'notifications' }) });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await direct.stop();
+    notifications.stop();
     await workers.stop();
     await handle.close();
     process.exit(0);

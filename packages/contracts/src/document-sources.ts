@@ -28,6 +28,8 @@ export const documentSourceMessages = {
   faxOnly: 'The fax status applies to fax numbers only.',
   // Issue 13 §3: an organization's Administrator requests addresses; a system administrator activates them.
   directRequested: 'The Direct address was requested. It stays Provisioning until a system administrator activates it.',
+  madeGlobal: 'Every user of the organization can now send from this address.',
+  madePersonal: 'Only the users given this address can now send from it.',
   sandboxFaxAssigned: (number: string) => `Sandbox fax provider: ${number} was assigned from the test range 555-0100–555-0199. It reaches no real fax carrier.`,
   noSandboxFaxNumber: 'The sandbox fax provider has no free number left in its test range.',
 } as const;
@@ -66,6 +68,8 @@ export const adminDocumentSource = z.object({
   status: z.number().int(),
   statusName: text(),
   createdDate: text(),
+  // Issue 13 §2: every active user of the organization may send from it.
+  isGlobal: z.boolean(),
 });
 export type AdminDocumentSource = z.infer<typeof adminDocumentSource>;
 // Not in the spec: a list item also names who may send from the address (PUT /api/users/{id}/documentsources).
@@ -95,6 +99,8 @@ export const documentSourceUpdate = z
   .superRefine(addressFor);
 // DELETE on the base path (the catalog lists it without an id): the id is the query's `id`.
 export const documentSourceDeleteQuery = z.object({ id: text().uuid() });
+// Not in the spec (issue 13 §2): PUT /api/admin/documentsources/{id}/global makes an address every user's, or not.
+export const documentSourceGlobalUpdate = z.object({ isGlobal: z.boolean() });
 export const documentSourceExistsQuery = z.object({ val: text().trim().min(1).max(255) });
 export const faxStatusUpdate = z.object({ status: z.number().int().min(0).max(5) });
 

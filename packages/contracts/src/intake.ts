@@ -136,7 +136,7 @@ export const INTAKE_TOTAL_COUNT_PAGES = 10;
 export const intakeCounts = z.object({ all: z.number().int(), unassigned: z.number().int(), assignedToSelf: z.number().int(), unread: z.number().int(), failed: z.number().int() });
 
 // counts: within the date range and what the caller may see, each capped at INTAKE_COUNT_CAP + 1.
-// nothingAssigned: a User with no document source, rule or assigned message; administrators names who
+// nothingAssigned: a User with no intake rule or assigned message; administrators names who
 // can fix that (not in the spec: the empty Intake says why it is empty).
 export const intakeList = z.object({
   items: z.array(intakeListItem),
@@ -146,6 +146,9 @@ export const intakeList = z.object({
   counts: intakeCounts.optional(),
   nothingAssigned: z.boolean().optional(),
   administrators: z.array(text()).optional(),
+  // Not in the spec: for a User whose list is empty, the rules that bring messages to them (or, with nothing
+  // assigned, the organization's rules an administrator could add them to), so the empty Intake can name them.
+  ruleNames: z.array(text()).optional(),
 });
 
 // User-visible texts of Intake (end-user §8), exactly as the spec words them; the ones marked
@@ -162,7 +165,10 @@ export const intakeMessages = {
   alreadyOpenBy: (fullName: string) => `${fullName} currently has this message open.`,
   // Not in the spec: an empty Intake that is empty because nothing is assigned says so and who can fix it.
   nothingAssigned: (administrators: string) =>
-    `No Direct addresses, fax numbers or intake rules are assigned to you yet, so no messages reach your Intake. Ask an administrator of your organization (${administrators}) to assign them.`,
+    `No intake rules are assigned to you yet, so no messages reach your Intake. Ask an administrator of your organization (${administrators}) to assign them.`,
+  // Not in the spec: what the empty Intake adds, naming the rules.
+  ruleCouldBring: (rules: string) => `An administrator can add you to an intake rule such as ${rules}.`,
+  rulesBring: (rules: string) => `Your Intake shows the messages your intake rules bring: ${rules}.`,
   noMessages: 'There are no messages matching your criteria.',
   // Not in the spec.
   triaged: 'The message has been triaged.',
@@ -171,6 +177,7 @@ export const intakeMessages = {
   // Not in the spec: assignments (PUT /api/users/{id}/documentsources and /intakerules) and triage.
   assignmentOrganization: 'Assignments can only be made in your current organization.',
   documentSourceNotInOrganization: "The address is not one of the organization's Direct addresses or fax numbers.",
+  ruleAddressNotOwn: "An intake rule's To addresses must be the organization's own Direct addresses or fax numbers.",
   intakeRuleNotInOrganization: "The intake rule is not one of the organization's rules.",
   userNotInOrganization: 'The user is not a member of the organization.',
   intakeRuleDeleted: 'The intake rule has been deleted.',
@@ -286,24 +293,31 @@ export const organizationUser = z.object({
 export type OrganizationUser = z.infer<typeof organizationUser>;
 export const usersPage = pageOf(organizationUser);
 
-// GET /api/users/{id}/rules and GET /api/intakerules: an intake rule of the organization.
+// GET /api/users/{id}/rules and GET /api/intakerules: an intake rule of the organization (issue 13 §4): messages to any
+// of toAddresses (the organization's own addresses or numbers; none: any of them), from fromAddress, of sourceType;
+// for its users, or every user of the organization when isGlobal.
 export const intakeRuleView = z.object({
   id: text(),
   name: text(),
-  toAddress: text().nullable(),
+  toAddresses: z.array(text()),
   fromAddress: text().nullable(),
   sourceType: z.enum(intakeSourceTypes).nullable(),
+  isGlobal: z.boolean(),
 });
+export type IntakeRuleView = z.infer<typeof intakeRuleView>;
+// Every organization starts with this rule: its default (first) Direct address to its Administrators.
+export const SAMPLE_INTAKE_RULE_NAME = 'To Records (Sample)';
 // Not in the spec: GET /api/intakerules (the organization's rules), POST /api/intakerules
 // (Administrator) creates one, DELETE /api/intakerules/{id} (Administrator) removes it and its assignments.
 export const intakeRuleCreate = z
   .object({
     name: text('Name').trim().min(1, 'Name is required.').max(100),
-    toAddress: text().trim().toLowerCase().max(256).nullish(),
+    toAddresses: z.array(text().trim().toLowerCase().min(1).max(256)).max(50).default([]),
     fromAddress: text().trim().toLowerCase().max(256).nullish(),
     sourceType: z.enum(intakeSourceTypes).nullish(),
+    isGlobal: z.boolean().default(false),
   })
-  .refine((v) => !!v.toAddress || !!v.fromAddress || !!v.sourceType, 'A rule needs a To address, a From address or a source type.');
+  .refine((v) => v.toAddresses.length > 0 || !!v.fromAddress || !!v.sourceType, 'A rule needs a To address, a From address or a source type.');
 
 // The realtime hub at /api/hub (WebSocket; the access token is the first message). Client → server:
 export const hubClientMessage = z.discriminatedUnion('type', [

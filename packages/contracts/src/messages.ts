@@ -10,6 +10,8 @@ export const releaseMessages = {
   toRequired: '"To" address is required.',
   fromRequired: '"From" address is required.',
   addressInvalid: 'This address is not valid.',
+  // Not in the spec (issue 13 §2): the From is one of the organization's addresses the sender has no permission for.
+  fromNotPermitted: 'You do not have permission to send from this address. Ask an administrator of your organization.',
   patientDetailsRequired: '"Patient Details" information is required.',
   patientFirstNameRequired: '"Patient First Name" is required.',
   patientLastNameRequired: '"Patient Last Name" is required.',
@@ -242,10 +244,13 @@ export const messageList = z.object({ items: z.array(messageListItem), totalCoun
 export const idParams = z.object({ id: text().uuid() });
 
 // Not shown in the spec: the organization's From addresses, release and document types, the cache.
+// canSend (not in the spec, issue 13 §2): the caller may send from it (assigned to them, global, or they are an
+// Administrator); compose offers exactly these as From, Intake and Triage list them all.
 export const documentSource = z.object({
   id: text(),
   address: z.object({ fullAddress: text(), type: z.enum(['Direct', 'Fax']) }),
   status: z.number().int(),
+  canSend: z.boolean().default(true),
 });
 export const releaseType = z.object({
   id: text(),

@@ -1,15 +1,21 @@
 import { z } from 'zod';
+import { addressScope } from './ip-addresses.ts';
 import { text } from './text.ts';
 
 // An organization's webhooks (issue 13 §6; end-user §3 "Webhook": has events and authentication types; §7 "Fax and
 // other"). The spec names the calls only: the field names, event names and texts below are ours.
 
-// Only the events the product emits are offered: 'message.delivered', 'message.deliveryFailed' and 'message.processed'
-// (issue 13 §6) join this list together with their emit points, never before (a subscriber would wait forever).
-export const webhookEventTypes = ['message.received'] as const;
+// Only the events the product emits are offered (a subscriber to one that never comes would wait forever):
+// received: a message arrived in the organization's Intake (transports/local.ts receiveHere);
+// delivered / deliveryFailed: one recipient of a sent message settled, once per (recipient, outcome), emitted by the
+// transport that settles it (local delivery, Direct timeline, fax); processed: an Intake message was marked processed.
+export const webhookEventTypes = ['message.received', 'message.delivered', 'message.deliveryFailed', 'message.processed'] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 export const webhookEventNames: Record<WebhookEventType, string> = {
   'message.received': 'Message received',
+  'message.delivered': 'Message delivered',
+  'message.deliveryFailed': 'Delivery failed',
+  'message.processed': 'Message processed',
 };
 
 // HMAC-SHA256: the body signed with a secret the server makes and shows once; Bearer: a token the receiver gave;
@@ -29,6 +35,7 @@ export const WEBHOOK_EVENT_ID_HEADER = 'x-clinicrelay-event-id';
 export const webhookMessages = {
   empty: 'No webhooks yet. Add one to tell another system when messages arrive.',
   urlInvalid: 'Enter an https:// URL (http:// only for localhost).',
+  urlPrivate: 'This URL points into a private network. Enter an address the internet can reach.',
   eventsRequired: 'Choose at least one event.',
   tokenRequired: 'Bearer token is required.',
   userNameRequired: 'User name is required.',
@@ -52,6 +59,19 @@ export function isWebhookUrl(value: string): boolean {
   if (url.username || url.password) return false;
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname));
+}
+
+// A URL whose host is an IP address of a private, link-local, metadata or unspecified network is refused (the server
+// would call into its own network); loopback stays allowed for a local development receiver. Host names are checked
+// when a delivery resolves them (server: modules/webhooks/guarded-post.ts).
+export function isPublicWebhookHost(value: string): boolean {
+  let host: string;
+  try {
+    host = new URL(value).hostname;
+  } catch {
+    return true;
+  }
+  return addressScope(host) !== 'private';
 }
 
 export const webhookEventType = z.enum(webhookEventTypes);
@@ -98,7 +118,7 @@ export type WebhookSaved = z.infer<typeof webhookSaved>;
 export const webhookBody = z
   .object({
     id: text().uuid().optional(),
-    url: text('URL').trim().min(1, 'URL is required.').max(2000).refine(isWebhookUrl, webhookMessages.urlInvalid),
+    url: text('URL').trim().min(1, 'URL is required.').max(2000).refine(isWebhookUrl, webhookMessages.urlInvalid).refine(isPublicWebhookHost, webhookMessages.urlPrivate),
     events: z.array(webhookEventType).min(1, webhookMessages.eventsRequired).max(webhookEventTypes.length),
     authenticationType: webhookAuthenticationType,
     isEnabled: z.boolean().default(true),

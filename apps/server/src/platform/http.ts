@@ -58,3 +58,9 @@ export function closeUnreadBody(request: FastifyRequest, reply: FastifyReply) {
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
 }
+
+// RFC 6266/5987: an ASCII fallback name and the exact name in UTF-8 (attachments, downloads).
+export function contentDisposition(fileName: string, disposition: 'inline' | 'attachment' = 'inline') {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}

@@ -6,7 +6,8 @@ import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
 import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
 import type { BlobStore } from '../platform/blobs/blob-store.ts';
-import { emitWebhookEvent } from '../modules/webhooks/delivery-workflow.ts';
+import { emitDeliveryOutcome, emitWebhookEvent } from '../modules/webhooks/delivery-workflow.ts';
+import { recordNewMessageNotices } from '../modules/notifications/new-messages.ts';
 
 export interface LocalDeps {
   db: Database;
@@ -150,12 +151,15 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
         createdAt: now,
       });
       await emitWebhookEvent(tx, { organizationId: copy.organizationId, type: 'message.received', messageId: inboundId, occurredAt: now });
+      await recordNewMessageNotices(tx, { organizationId: copy.organizationId, messageId: inboundId, at: now });
     }
     if (opts.deliveryId) {
-      await tx
+      const [settled] = await tx
         .update(deliveries)
         .set({ status: 'Delivered', reason: opts.reason ?? null, deliveredAt: now, deliveredMessageId: inboundId, updatedAt: now })
-        .where(and(eq(deliveries.id, opts.deliveryId), eq(deliveries.status, 'Pending')));
+        .where(and(eq(deliveries.id, opts.deliveryId), eq(deliveries.status, 'Pending')))
+        .returning({ id: deliveries.id, organizationId: deliveries.organizationId, messageId: deliveries.messageId });
+      if (settled) await emitDeliveryOutcome(tx, settled, 'Delivered', now);
     }
     return inboundId;
   });

@@ -21,8 +21,9 @@ export const useDocumentSources = () =>
     staleTime: 5 * 60_000,
   });
 
-// end-user §3 document source status: pending deletion (3) and deleted (4) addresses cannot be used.
-export const isUsableSource = (source: Pick<DocumentSource, 'status'>) => source.status !== 3 && source.status !== 4;
+// end-user §3 document source status: pending deletion (3) and deleted (4) addresses cannot be used; and the caller
+// may send from it only when it is given to them, global, or they are an Administrator (issue 13 §2).
+export const isUsableSource = (source: Pick<DocumentSource, 'status' | 'canSend'>) => source.canSend && source.status !== 3 && source.status !== 4;
 
 // The back office's calls (end-user §7 "Fax and other"): one organization's addresses in its Direct tab.
 export const adminDocumentSourceKeys = {

@@ -41,7 +41,7 @@ describe('signed-in layout', () => {
     expect(screen.getByRole('button', { name: 'Alex Morgan' })).toBeTruthy();
     expect(screen.queryByRole('combobox', { name: 'Organization' })).toBeNull();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Intake', 'Release']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Intake', 'Release', 'Notifications', 'Downloads']);
     expect(screen.getByText(`© ${new Date().getFullYear()} ClinicRelay`)).toBeTruthy();
   });
 

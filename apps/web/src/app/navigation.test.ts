@@ -17,20 +17,26 @@ describe('sidebar navigation', () => {
   });
 
   it('shows org users Intake and Release, and Administrators their dashboard too', () => {
-    expect(labels(['User'])).toEqual(['Intake', 'Release']);
+    expect(labels(['User'])).toEqual(['Intake', 'Release', 'Notifications', 'Downloads']);
     expect(mainLabels(['Administrator'])).toEqual(['Dashboard', 'Intake', 'Release']);
   });
 
-  it("shows Administrators their organization's settings, and Users none", () => {
+  it("shows Administrators their organization's settings, and Users only their own notifications", () => {
     const settings = visibleNavigation(['Administrator'], new Set()).find((g) => g.title === 'Settings');
-    expect(settings?.entries.map((e) => e.label)).toEqual(expect.arrayContaining(['Addresses and fax numbers', 'Intake rules']));
-    expect(visibleNavigation(['User'], new Set()).some((g) => g.title === 'Settings')).toBe(false);
+    expect(settings?.entries.map((e) => e.label)).toEqual(expect.arrayContaining(['Addresses and fax numbers', 'Intake rules', 'Notifications']));
+    expect(visibleNavigation(['User'], new Set()).find((g) => g.title === 'Settings')?.entries.map((e) => e.label)).toEqual(['Notifications']);
   });
 
   it("shows a network's administrators their network, and no one else", () => {
     const network = (isNetworkAdmin: boolean) => visibleNavigation(['Administrator'], new Set(), navigation, isNetworkAdmin).filter((g) => g.title === null).flatMap((g) => g.entries.map((e) => e.label));
     expect(network(true)).toEqual(['Dashboard', 'Intake', 'Release', 'Network']);
     expect(network(false)).not.toContain('Network');
+  });
+
+  it("lists the platform's downloads for an organization's users under Resources, not for system admins", () => {
+    const resources = visibleNavigation(['User'], new Set()).find((g) => g.title === 'Resources');
+    expect(resources?.entries.map((e) => e.path)).toEqual(['/downloads']);
+    expect(visibleNavigation(['SysAdmin'], new Set()).find((g) => g.title === 'Resources')).toBeUndefined();
   });
 
   it('shows reporting admins only the messaging dashboard, reports and sift metrics', () => {

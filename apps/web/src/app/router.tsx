@@ -81,8 +81,12 @@ const ReleaseComposePage = lazyPage(() => import('../features/release/release-co
 const ReleaseMessagePage = lazyPage(() => import('../features/release/release-message-page.tsx').then((m) => m.ReleaseMessagePage));
 const ReleasePage = lazyPage(() => import('../features/release/release-page.tsx').then((m) => m.ReleasePage));
 const OrgUsersPage = lazyPage(() => import('../features/users/users-page.tsx').then((m) => m.UsersPage));
+const OrgUserDetailPage = lazyPage(() => import('../features/users/user-detail-page.tsx').then((m) => m.UserDetailPage));
 const AddressesPage = lazyPage(() => import('../features/settings/addresses-page.tsx').then((m) => m.AddressesPage));
 const RulesPage = lazyPage(() => import('../features/settings/rules-page.tsx').then((m) => m.RulesPage));
+const NotificationsPage = lazyPage(() => import('../features/notifications/notifications-page.tsx').then((m) => m.NotificationsPage));
+const DownloadsPage = lazyPage(() => import('../features/downloads/downloads-page.tsx').then((m) => m.DownloadsPage));
+const AdminDownloadsPage = lazyPage(() => import('../admin/downloads/downloads-page.tsx').then((m) => m.AdminDownloadsPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -125,8 +129,11 @@ export const appRoutes: RouteObject[] = [
               // Issue 13 §3 and §4 (paths not in the spec): the organization's addresses and its intake rules.
               { path: 'settings/addresses', handle: AddressesPage.handle, element: <RequireRoles roles={['Administrator']}><AddressesPage /></RequireRoles> },
               { path: 'settings/rules', handle: RulesPage.handle, element: <RequireRoles roles={['Administrator']}><RulesPage /></RequireRoles> },
+              // Issue 13 §5 (path not in the spec): every user's notification mails; Administrators also set the daily time.
+              { path: 'settings/notifications', handle: NotificationsPage.handle, element: <RequireRoles roles={ORG_USERS}><NotificationsPage /></RequireRoles> },
               // Issue 13 §2: the organization's users, for its Administrators (the route is not in the spec).
               { path: 'settings/users', handle: OrgUsersPage.handle, element: <RequireRoles roles={['Administrator']}><OrgUsersPage /></RequireRoles> },
+              { path: 'settings/users/:id', handle: OrgUserDetailPage.handle, element: <RequireRoles roles={['Administrator']}><OrgUserDetailPage /></RequireRoles> },
               // The page says so to a user who administers no network (the sidebar shows it only to those who do).
               { path: 'account/network', handle: NetworkFeaturesPage.handle, element: <RequireRoles roles={ORG_USERS}><NetworkFeaturesPage /></RequireRoles> },
               {
@@ -177,6 +184,9 @@ export const appRoutes: RouteObject[] = [
               { path: 'admin/certificates', handle: CertificatesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><CertificatesPage /></RequireRoles> },
               { path: 'admin/trust-anchors', handle: TrustAnchorsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><TrustAnchorsPage /></RequireRoles> },
               { path: 'settings/webhooks', handle: WebhooksPage.handle, element: <RequireRoles roles={['Administrator']}><WebhooksPage /></RequireRoles> },
+              // Issue 13 §7 (the spec names no route): the files the platform publishes for organizations.
+              { path: 'downloads', handle: DownloadsPage.handle, element: <RequireRoles roles={ORG_USERS}><DownloadsPage /></RequireRoles> },
+              { path: 'admin/downloads', handle: AdminDownloadsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><AdminDownloadsPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

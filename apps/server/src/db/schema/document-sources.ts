@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.ts';
 
 // An organization's From addresses (end-user §3 "Document source"): Direct addresses and fax numbers.
@@ -13,6 +13,8 @@ export const documentSources = pgTable(
     // Direct addresses lower-case; fax numbers digits only.
     fullAddress: text().notNull().unique(),
     status: integer().notNull().default(0),
+    // Every active user of the organization, present and future, may send from it (receiving is the intake rules').
+    isGlobal: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('document_sources_org_idx').on(t.organizationId)],

@@ -1,11 +1,13 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { documentSources } from './document-sources.ts';
 import { attachments, messages } from './messages.ts';
 import { organizations } from './organizations.ts';
 import { users } from './users.ts';
 
-// Which of an organization's Direct addresses and fax numbers a user receives (end-user §7
-// GET/PUT /api/users/{id}/documentsources).
+// Which of an organization's Direct addresses and fax numbers a user may send from (end-user §7
+// GET/PUT /api/users/{id}/documentsources, issue 13 §2); a global source is every user's without a row here. What a
+// user receives is the intake rules' (below).
 export const userDocumentSources = pgTable(
   'user_document_sources',
   {
@@ -16,16 +18,19 @@ export const userDocumentSources = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.documentSourceId] }), index('user_document_sources_org_idx').on(t.organizationId)],
 );
 
-// An organization's intake rules (end-user §3 filter rule): messages to, from or by a source type.
+// An organization's intake rules (end-user §3 filter rule, issue 13 §4): messages to any of the organization's
+// addresses or numbers in toAddresses (none: any), from an outside address, of a source type; the rule brings them to
+// its users (user_intake_rules), or to every user of the organization when isGlobal.
 export const intakeRules = pgTable(
   'intake_rules',
   {
     id: uuid().primaryKey().defaultRandom(),
     organizationId: uuid().notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     name: text().notNull(),
-    toAddress: text(),
+    toAddresses: text().array().notNull().default(sql`'{}'::text[]`),
     fromAddress: text(),
     sourceType: text({ enum: ['Direct', 'Fax', 'Upload', 'DeliverySummary', 'Triage'] }),
+    isGlobal: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('intake_rules_org_idx').on(t.organizationId)],

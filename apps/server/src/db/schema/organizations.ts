@@ -21,6 +21,9 @@ export interface OrganizationSettingsColumn {
   nonPatientExport?: boolean;
   // Plan restriction (back-office settings tab): the organization is held to its plan's limits.
   planRestricted?: boolean;
+  // Issue 13 §5: when the daily reminders and digests go out, as HH:MM in an IANA time zone (modules/notifications).
+  dailyNotificationTime?: string;
+  dailyNotificationTimeZone?: string;
 }
 
 // The Organization entity of back-office-a §3. References to brands, types, specialties, plans, resellers and HISPs

@@ -22,6 +22,11 @@ export async function makePeerWorld(db: Database): Promise<void> {
     await tx.execute(
       sql`update document_sources set full_address = replace(full_address, ${MAIN_DIRECT_DOMAIN_SUFFIX}, ${PEER_DIRECT_DOMAIN_SUFFIX}) where type = 'Direct'`,
     );
+    // The intake rules name the addresses too (their To, and a rule's name may carry one).
+    await tx.execute(
+      sql`update intake_rules set to_addresses = array(select replace(a, ${MAIN_DIRECT_DOMAIN_SUFFIX}, ${PEER_DIRECT_DOMAIN_SUFFIX}) from unnest(to_addresses) a),
+        name = replace(name, ${MAIN_DIRECT_DOMAIN_SUFFIX}, ${PEER_DIRECT_DOMAIN_SUFFIX})`,
+    );
     for (const [from, to] of Object.entries(PEER_NAMES)) await tx.execute(sql`update organizations set name = ${to} where name = ${from}`);
   });
 }

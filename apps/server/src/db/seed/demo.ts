@@ -1,13 +1,16 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
+import { SAMPLE_INTAKE_RULE_NAME } from '@clinicrelay/contracts/intake.ts';
 import type { Database } from '../client.ts';
 import { documentSources } from '../schema/document-sources.ts';
 import { featureToggles, organizationFeatures } from '../schema/features.ts';
-import { userDocumentSources } from '../schema/intake.ts';
+import { intakeRules, userDocumentSources, userIntakeRules } from '../schema/intake.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
 import { organizations } from '../schema/organizations.ts';
 import { organizationSpecialties } from '../schema/reference-data.ts';
 import { memberships, userPreferences, userSystemRoles, users } from '../schema/users.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
+import { ensureSampleRule } from '../../modules/intake/sample-rule.ts';
 import { seedReferenceData } from './reference.ts';
 
 type OrgSeed = Omit<typeof organizations.$inferInsert, 'id'>;
@@ -75,9 +78,9 @@ const demoDocumentSources: { org: string; type: 'Direct' | 'Fax'; fullAddress: s
   { org: 'riverview', type: 'Fax', fullAddress: '5035550202' },
 ];
 
-// Who receives which address in Intake. Lakeside's fax number is left to its Administrators, so the demo
-// shows that assignments matter; multi@example.org has nothing in Riverview (the "nothing assigned" Intake)
-// and Lakeside's fax number in Lakeside.
+// Who sends from which address, and receives what comes to it through an intake rule. Lakeside's fax number is left
+// to its Administrators, so the demo shows that assignments matter; multi@example.org has nothing in Riverview (the
+// "nothing assigned" Intake) and Lakeside's fax number in Lakeside.
 const demoAssignments: { userName: string; org: string; fullAddress: string }[] = [
   { userName: 'user@riverview.example.org', org: 'riverview', fullAddress: 'referrals@riverview.direct.example.org' },
   { userName: 'user@lakeside.example.org', org: 'lakeside', fullAddress: 'intake@lakeside.direct.example.org' },
@@ -153,12 +156,22 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
       }
       await tx.insert(userPreferences).values({ userId }).onConflictDoNothing();
     }
+    for (const organizationId of Object.values(orgIds)) await ensureSampleRule(tx, organizationId);
     for (const a of demoAssignments) {
+      const userId = userIds[a.userName]!;
+      const organizationId = orgIds[a.org]!;
       const [source] = await tx.select({ id: documentSources.id }).from(documentSources).where(eq(documentSources.fullAddress, a.fullAddress));
-      await tx
-        .insert(userDocumentSources)
-        .values({ userId: userIds[a.userName]!, organizationId: orgIds[a.org]!, documentSourceId: source!.id })
-        .onConflictDoNothing();
+      await tx.insert(userDocumentSources).values({ userId, organizationId, documentSourceId: source!.id }).onConflictDoNothing();
+      // What comes to the address reaches the user through a rule (the sample one where it names the address).
+      const [hasRule] = await tx.select({ id: userIntakeRules.intakeRuleId }).from(userIntakeRules).where(and(eq(userIntakeRules.userId, userId), eq(userIntakeRules.organizationId, organizationId)));
+      if (hasRule) continue;
+      const [existing] = await tx
+        .select({ id: intakeRules.id })
+        .from(intakeRules)
+        .where(and(eq(intakeRules.organizationId, organizationId), sql`${intakeRules.toAddresses} = array[${a.fullAddress}]::text[]`))
+        .orderBy(sql`${intakeRules.name} <> ${SAMPLE_INTAKE_RULE_NAME}`, asc(intakeRules.name));
+      const ruleId = existing?.id ?? (await tx.insert(intakeRules).values({ organizationId, name: `To ${displayAddress(a.fullAddress)}`, toAddresses: [a.fullAddress] }).returning({ id: intakeRules.id }))[0]!.id;
+      await tx.insert(userIntakeRules).values({ userId, organizationId, intakeRuleId: ruleId }).onConflictDoNothing();
     }
     await tx.insert(networks).values({ name: 'Northwest Health Network' }).onConflictDoNothing({ target: networks.name });
     const [network] = await tx.select({ id: networks.id }).from(networks).where(eq(networks.name, 'Northwest Health Network'));

@@ -110,12 +110,13 @@ export async function setPasswordFromLink(deps: Pick<PasswordLinkDeps, 'db' | 'n
   return { message: adminUserMessages.passwordSet };
 }
 
-/** Ends every live session of the user and burns their refresh tokens (disable, password change). */
-export async function revokeSessionsOf(tx: DbOrTx, userId: string, reason: string, at: Date) {
+/** Ends every live session of the user (or only sessionIds of them) and burns their refresh tokens (disable, password change, a removed application). */
+export async function revokeSessionsOf(tx: DbOrTx, userId: string, reason: string, at: Date, sessionIds?: string[]) {
+  if (sessionIds?.length === 0) return 0;
   const revoked = await tx
     .update(sessions)
     .set({ revokedAt: at, revokedReason: reason })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), sessionIds ? inArray(sessions.id, sessionIds) : undefined))
     .returning({ id: sessions.id });
   // Deleted rather than marked used: a used token presented again reads as theft (account/service.ts refresh).
   if (revoked.length > 0) await tx.delete(refreshTokens).where(inArray(refreshTokens.sessionId, revoked.map((r) => r.id)));

@@ -22,7 +22,7 @@ import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { orgCaller } from '../../platform/auth/guard.ts';
 import { SCANNER_RETRY_AFTER_SECONDS, ScannerUnavailableError } from '../../platform/antivirus/scanner.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import { type App, closeUnreadBody } from '../../platform/http.ts';
+import { type App, closeUnreadBody, contentDisposition } from '../../platform/http.ts';
 import { readMultipartForm } from '../../platform/multipart.ts';
 import * as service from './service.ts';
 
@@ -66,12 +66,6 @@ async function readUpload(request: FastifyRequest): Promise<service.UploadedFile
     meta = parsed.data;
   }
   return { ...form.file, meta };
-}
-
-// RFC 6266/5987: an ASCII fallback name and the exact name in UTF-8.
-function contentDisposition(fileName: string, disposition: 'inline' | 'attachment' = 'inline') {
-  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 // end-user §7 "Attachments". Patient extraction and the optional preview and batch alternatives are not built.

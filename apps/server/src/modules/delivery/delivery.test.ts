@@ -349,6 +349,25 @@ describeWithFixtures('Release send and delivery', () => {
 
   describe('non-PHI fax', () => {
     const nonPhiDraft = (extra: object = {}) => saveDraft({ isNonPatient: true, ...extra });
+    // Lakeside's fax number is not given to its User in the demo: made global, every user may send from it.
+    const setFaxGlobal = async (isGlobal: boolean) => {
+      const [fax] = await db().select().from(documentSources).where(eq(documentSources.fullAddress, LAKESIDE_FAX));
+      return t.call('admin@lakeside.example.org', 'PUT', `/api/admin/documentsources/${fax!.id}/global`, { isGlobal });
+    };
+    beforeAll(() => setFaxGlobal(true));
+
+    it('sends only from a fax number the user may send from: given to them, or global (issue 13 §2)', async () => {
+      expect((await setFaxGlobal(false)).json()).toMatchObject({ fullAddress: LAKESIDE_FAX, isGlobal: false });
+      const fromList = async () => (await t.call(LAKESIDE_USER, 'GET', '/api/documentsources')).json().find((s: { address: { fullAddress: string } }) => s.address.fullAddress === LAKESIDE_FAX);
+      expect(await fromList()).toMatchObject({ canSend: false });
+      const id = await nonPhiDraft({ subject: 'Office hours', toAddress: '(503) 555-0202', fromAddress: LAKESIDE_FAX });
+      await attachPdf(id, null);
+      expect((await send(id)).json()).toEqual({ message: 'Please fix the following errors before sending.', modelState: { fromAddress: [releaseMessages.fromNotPermitted] } });
+      expect((await t.call(LAKESIDE_USER, 'PUT', `/api/admin/documentsources/${(await db().select().from(documentSources).where(eq(documentSources.fullAddress, LAKESIDE_FAX)))[0]!.id}/global`, { isGlobal: true })).statusCode).toBe(403);
+      expect((await setFaxGlobal(true)).json()).toMatchObject({ isGlobal: true });
+      expect(await fromList()).toMatchObject({ canSend: true });
+      expect((await send(id)).statusCode).toBe(200);
+    });
 
     it('checks only the non-PHI fax rules, with their own texts', async () => {
       const empty = await nonPhiDraft({ patient });

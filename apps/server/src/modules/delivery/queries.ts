@@ -30,8 +30,14 @@ export async function findDelivery(db: DbOrTx, messageId: string, recipient: str
   return row;
 }
 
-export async function updateDelivery(db: DbOrTx, id: string, values: Partial<typeof deliveries.$inferInsert>) {
-  await db.update(deliveries).set(values).where(eq(deliveries.id, id));
+// Changes a recipient still Pending; false when it was already settled (a repeated step changes nothing).
+export async function settleDelivery(db: DbOrTx, id: string, values: Partial<typeof deliveries.$inferInsert>): Promise<boolean> {
+  const rows = await db
+    .update(deliveries)
+    .set(values)
+    .where(and(eq(deliveries.id, id), eq(deliveries.status, 'Pending')))
+    .returning({ id: deliveries.id });
+  return rows.length > 0;
 }
 
 export async function updateMessage(db: DbOrTx, id: string, values: Partial<typeof messages.$inferInsert>) {

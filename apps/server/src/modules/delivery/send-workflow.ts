@@ -10,6 +10,7 @@ import type { FaxProvider } from '../../transports/fax/fax-provider.ts';
 import type { DirectDeps } from '../../transports/direct/direct-deps.ts';
 import { deliverOverDirect } from '../../transports/direct/outbound.ts';
 import { markFailed, settleMessage } from '../../transports/direct/timeline.ts';
+import { emitDeliveryOutcome } from '../webhooks/delivery-workflow.ts';
 import { findHostedAddress, receiveHere, type InboundAttachment, type InboundPatient } from '../../transports/local.ts';
 import * as messagesQ from '../messages/queries.ts';
 import * as q from './queries.ts';
@@ -170,11 +171,10 @@ async function deliverFax(deps: SendWorkflowDeps, ctx: WorkflowContext, message:
     ctx.signal,
   );
   const now = deps.now();
-  await q.updateDelivery(deps.db, delivery.id, {
-    status: result.status === 'Queued' ? 'Pending' : result.status,
-    reason: result.detail,
-    updatedAt: now,
-    deliveredAt: result.status === 'Delivered' ? now : null,
+  await deps.db.transaction(async (tx) => {
+    const status = result.status === 'Queued' ? 'Pending' : result.status;
+    const settled = await q.settleDelivery(tx, delivery.id, { status, reason: result.detail, updatedAt: now, deliveredAt: result.status === 'Delivered' ? now : null });
+    if (settled && status !== 'Pending') await emitDeliveryOutcome(tx, delivery, status, now);
   });
   return { status: result.status, provider: deps.fax.name, providerReference: result.providerReference, pageCount: result.pageCount };
 }

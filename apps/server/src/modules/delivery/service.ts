@@ -71,13 +71,12 @@ async function validateNonPhiFax(db: DbOrTx, caller: Caller, draft: Draft) {
   }
   if (!draft.subject.trim()) add(keys.subject, nonPhiFaxMessages.subjectRequired);
 
-  let fromSourceId: string | null = null;
   const from = draft.fromAddress ? parseRecipient(draft.fromAddress) : null;
-  if (from?.channel === 'Fax') {
-    const sources = await messagesQ.findDocumentSources(db, caller.organizationId);
-    fromSourceId = sources.find((s) => s.type === 'Fax' && s.fullAddress === from.address)?.id ?? null;
-  }
-  if (!fromSourceId) add(keys.from, nonPhiFaxMessages.fromRequired);
+  const source =
+    from?.channel === 'Fax' ? (await messagesQ.findDocumentSources(db, caller.organizationId, messagesQ.senderOf(caller))).find((s) => s.type === 'Fax' && s.fullAddress === from.address) : undefined;
+  if (!source) add(keys.from, nonPhiFaxMessages.fromRequired);
+  else if (!source.canSend) add(keys.from, releaseMessages.fromNotPermitted);
+  const fromSourceId = source?.canSend ? source.id : null;
 
   const selected = (await messagesQ.findAttachments(db, [draft.id])).filter((a) => a.isSelected);
   if (selected.length === 0) add(keys.attachments, nonPhiFaxMessages.attachmentMissing);
@@ -107,10 +106,12 @@ async function validate(db: DbOrTx, caller: Caller, draft: Draft, kind: SendKind
   let fromSourceId: string | null = null;
   if (!draft.fromAddress) add(keys.from, releaseMessages.fromRequired);
   else {
-    const sources = await messagesQ.findDocumentSources(db, caller.organizationId);
+    const sources = await messagesQ.findDocumentSources(db, caller.organizationId, messagesQ.senderOf(caller));
     const from = parseRecipient(draft.fromAddress)?.address ?? draft.fromAddress.toLowerCase();
-    fromSourceId = sources.find((s) => s.fullAddress === from)?.id ?? null;
-    if (!fromSourceId) add(keys.from, releaseMessages.addressInvalid);
+    const source = sources.find((s) => s.fullAddress === from);
+    if (!source) add(keys.from, releaseMessages.addressInvalid);
+    else if (!source.canSend) add(keys.from, releaseMessages.fromNotPermitted);
+    else fromSourceId = source.id;
   }
 
   if (kind !== 'reply' && !draft.releaseTypeId) add(keys.releaseType, releaseMessages.releaseTypeRequired);

@@ -30,7 +30,7 @@ describe('document sources in the back office (end-user §7 "Fax and other")', (
 
     const activated = await t.call(ADMIN, 'POST', `${base}/activate/${added.id}`);
     expect(activated.json()).toMatchObject({ id: added.id, status: 1, statusName: 'Activated' });
-    expect((await t.call(HILLCREST_ADMIN, 'GET', '/api/documentsources')).json()).toEqual([{ id: added.id, address: { fullAddress: added.fullAddress, type: 'Direct' }, status: 1 }]);
+    expect((await t.call(HILLCREST_ADMIN, 'GET', '/api/documentsources')).json()).toEqual([{ id: added.id, address: { fullAddress: added.fullAddress, type: 'Direct' }, status: 1, canSend: true }]);
     expect(await findHostedAddress(t.handle.db, 'Direct', added.fullAddress)).toEqual({ id: added.id, organizationId: hillcrest });
     const draft = await t.call(HILLCREST_ADMIN, 'PUT', '/api/messages', { subject: 'Welcome packet', fromAddress: added.fullAddress, toAddress: 'intake@lakeside.direct.example.org' });
     expect(draft.statusCode, draft.body).toBe(200);

@@ -16,9 +16,10 @@ const columns = {
   type: documentSources.type,
   fullAddress: documentSources.fullAddress,
   status: documentSources.status,
+  isGlobal: documentSources.isGlobal,
   createdAt: documentSources.createdAt,
 };
-export type SourceRow = { id: string; organizationId: string; organizationName: string; type: StoredType; fullAddress: string; status: number; createdAt: Date };
+export type SourceRow = { id: string; organizationId: string; organizationName: string; type: StoredType; fullAddress: string; status: number; isGlobal: boolean; createdAt: Date };
 
 const selectSources = (db: DbOrTx) => db.select(columns).from(documentSources).innerJoin(organizations, eq(organizations.id, documentSources.organizationId));
 
@@ -62,7 +63,7 @@ export async function insertSource(db: DbOrTx, values: { organizationId: string;
   return row;
 }
 
-export async function updateSource(db: DbOrTx, id: string, values: { fullAddress?: string; status?: number }) {
+export async function updateSource(db: DbOrTx, id: string, values: { fullAddress?: string; status?: number; isGlobal?: boolean }) {
   const [row] = await db.update(documentSources).set(values).where(eq(documentSources.id, id)).returning({ id: documentSources.id });
   return row;
 }

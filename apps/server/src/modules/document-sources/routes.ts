@@ -7,6 +7,7 @@ import {
   documentSourceCreate,
   documentSourceDeleteQuery,
   documentSourceExistsQuery,
+  documentSourceGlobalUpdate,
   documentSourceProviderPage,
   documentSourceProviderQuery,
   documentSourceUpdate,
@@ -85,6 +86,13 @@ export function documentSourcesRoutes(app: App, deps: service.DocumentSourcesDep
     config,
     schema: { tags, body: documentSourceUpdate, response: { 200: adminDocumentSource } },
     handler: (request) => service.updateSource(deps, adminCaller(request), request.body),
+  });
+  app.route({
+    method: 'PUT',
+    url: `${base}/:id/global`,
+    config: orgConfig,
+    schema: { tags, params: idParams, body: documentSourceGlobalUpdate, response: { 200: adminDocumentSource } },
+    handler: (request) => service.setGlobal(deps, adminCaller(request), request.params.id, request.body.isGlobal, scopeOf(request)),
   });
   app.route({
     method: 'DELETE',

@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
-import { intakeRules, userDocumentSources, userIntakeRules } from '../../db/schema/intake.ts';
+import { intakeRules, userIntakeRules } from '../../db/schema/intake.ts';
 import { attachments, messageEvents, messages } from '../../db/schema/messages.ts';
 import { memberships, users } from '../../db/schema/users.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 
 // Who is looking: Administrators see every inbound message of their organization, Users what their
-// document sources and intake rules give them plus what is assigned to them.
+// intake rules give them plus what is assigned to them.
 export interface Viewer {
   organizationId: string;
   userId: string;
@@ -24,23 +24,35 @@ export const viewerOf = (caller: { session: AuthContext; organizationId: string 
 const recipientsOf = sql`${messages.recipients}`;
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+// Issue 13 §4: what a User receives is what their intake rules (theirs and the organization's global ones) and
+// assignments bring. Send permissions (user_document_sources, global addresses) decide only what they may send from:
+// a permission for the records address would otherwise show a user everything the rules exist to divide.
+
+// The rules that apply to a user of an organization: SQL expressions, parameters for Intake, columns for the
+// notifications' audience (modules/notifications/audience.ts), so both read the one rule model.
+export const rulesOf = (userId: SQL, organizationId: SQL) => sql`${intakeRules.organizationId} = ${organizationId}
+  and (${intakeRules.isGlobal} or exists (select 1 from ${userIntakeRules} where ${userIntakeRules.intakeRuleId} = ${intakeRules.id}
+    and ${userIntakeRules.userId} = ${userId} and ${userIntakeRules.organizationId} = ${organizationId}))`;
+// A rule matches the message row: its fields AND-ed; a rule naming nothing matches nothing.
+const ruleMatchesMessage = sql`(cardinality(${intakeRules.toAddresses}) > 0 or ${intakeRules.fromAddress} is not null or ${intakeRules.sourceType} is not null)
+  and (cardinality(${intakeRules.toAddresses}) = 0 or ${intakeRules.toAddresses} && ${recipientsOf})
+  and (${intakeRules.fromAddress} is null or ${intakeRules.fromAddress} = lower(${messages.fromAddress}))
+  and (${intakeRules.sourceType} is null or ${intakeRules.sourceType} = ${messages.sourceType})`;
+// The message (a `messages` row) reaches the user: assigned to them, or brought by one of their rules.
+export const messageReaches = (userId: SQL, organizationId: SQL) =>
+  sql`(${messages.assignedUserId} = ${userId} or exists (select 1 from ${intakeRules} where ${rulesOf(userId, organizationId)} and ${ruleMatchesMessage}))`;
+
+const viewerRules = (viewer: Viewer) => rulesOf(sql`${viewer.userId}`, sql`${viewer.organizationId}`);
+
 // The one visibility rule of Intake, for selects on messages (org and direction are the caller's
 // filters); undefined means no restriction. Rule fields are AND-ed, rules and assignments OR-ed.
 export function inboundVisibleTo(viewer: Viewer): SQL | undefined {
   if (viewer.seesAll) return undefined;
   return or(
     eq(messages.assignedUserId, viewer.userId),
-    // The user's addresses as one array, computed once per query (an InitPlan), not once per message.
-    sql`${recipientsOf} && array(select ${documentSources.fullAddress} from ${userDocumentSources} inner join ${documentSources} on ${documentSources.id} = ${userDocumentSources.documentSourceId}
-      where ${userDocumentSources.userId} = ${viewer.userId} and ${userDocumentSources.organizationId} = ${viewer.organizationId})`,
     // The uncorrelated first test runs once per query: a user without rules never runs the per-message one.
-    sql`(exists (select 1 from ${userIntakeRules} where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId})
-      and exists (select 1 from ${userIntakeRules} inner join ${intakeRules} on ${intakeRules.id} = ${userIntakeRules.intakeRuleId}
-      where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId}
-      and coalesce(${intakeRules.toAddress}, ${intakeRules.fromAddress}, ${intakeRules.sourceType}) is not null
-      and (${intakeRules.toAddress} is null or ${intakeRules.toAddress} = any(${recipientsOf}))
-      and (${intakeRules.fromAddress} is null or ${intakeRules.fromAddress} = lower(${messages.fromAddress}))
-      and (${intakeRules.sourceType} is null or ${intakeRules.sourceType} = ${messages.sourceType})))`,
+    sql`(exists (select 1 from ${intakeRules} where ${viewerRules(viewer)})
+      and exists (select 1 from ${intakeRules} where ${viewerRules(viewer)} and ${ruleMatchesMessage}))`,
   );
 }
 
@@ -60,7 +72,7 @@ export async function findVisibleInbound(db: DbOrTx, viewer: Viewer, id: string)
 }
 
 export interface IntakeRuleFilter {
-  toAddress: string | null;
+  toAddresses: string[];
   fromAddress: string | null;
   sourceType: string | null;
 }
@@ -169,7 +181,7 @@ function filters(query: IntakeQuery): SQL[] {
   if (query.rules) {
     const rules = query.rules.map((rule) => {
       const parts: SQL[] = [];
-      if (rule.toAddress) parts.push(sql`${rule.toAddress} = any(${recipientsOf})`);
+      if (rule.toAddresses.length) parts.push(sql`${recipientsOf} && array[${sql.join(rule.toAddresses.map((a) => sql`${a}`), sql`, `)}]::text[]`);
       if (rule.fromAddress) parts.push(sql`lower(${messages.fromAddress}) = ${rule.fromAddress}`);
       if (rule.sourceType) parts.push(eq(messages.sourceType, rule.sourceType as 'Direct'));
       return and(...parts)!;
@@ -291,10 +303,8 @@ export interface ListFigures {
   hasAssignments: boolean | null;
 }
 
-// A document source, an intake rule, or a message assigned to the User in the organization.
-const hasAssignmentsSql = (viewer: Viewer) => sql<boolean>`(exists (select 1 from ${userDocumentSources}
-    where ${userDocumentSources.userId} = ${viewer.userId} and ${userDocumentSources.organizationId} = ${viewer.organizationId})
-  or exists (select 1 from ${userIntakeRules} where ${userIntakeRules.userId} = ${viewer.userId} and ${userIntakeRules.organizationId} = ${viewer.organizationId})
+// An intake rule (their own or the organization's global ones) or a message assigned to the User.
+const hasAssignmentsSql = (viewer: Viewer) => sql<boolean>`(exists (select 1 from ${intakeRules} where ${viewerRules(viewer)})
   or exists (select 1 from ${messages} where ${messages.organizationId} = ${viewer.organizationId} and ${messages.assignedUserId} = ${viewer.userId}
     and ${messages.direction} = 'Inbound' and ${messages.deletedAt} is null))`;
 
@@ -318,6 +328,18 @@ export async function countFigures(
   );
   const { hasAssignments, ...counts } = row!;
   return { counts, hasAssignments };
+}
+
+// Names of the rules that bring messages to the viewer (their own and global ones), or with `all` every rule of the
+// organization, alphabetical, at most `limit`: the empty Intake names them.
+export async function ruleNames(db: DbOrTx, viewer: Viewer, opts: { all: boolean; limit: number }) {
+  const rows = await db
+    .select({ name: intakeRules.name })
+    .from(intakeRules)
+    .where(opts.all ? eq(intakeRules.organizationId, viewer.organizationId) : viewerRules(viewer))
+    .orderBy(asc(intakeRules.name))
+    .limit(opts.limit);
+  return rows.map((r) => r.name);
 }
 
 // Full names of the organization's Administrators, alphabetical.

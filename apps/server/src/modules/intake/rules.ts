@@ -1,11 +1,13 @@
-import { and, eq } from 'drizzle-orm';
-import { type intakeRuleCreate, type intakeRuleView } from '@clinicrelay/contracts/intake.ts';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import { intakeMessages, type intakeRuleCreate, type IntakeRuleView } from '@clinicrelay/contracts/intake.ts';
+import { DOCUMENT_SOURCE_STATUS } from '@clinicrelay/contracts/document-sources.ts';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../../db/client.ts';
+import { documentSources } from '../../db/schema/document-sources.ts';
 import { intakeRules } from '../../db/schema/intake.ts';
 import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
-import { notFound } from '../../platform/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
 import { normalizedAddress } from './service.ts';
 
 // Not in the spec: PUT /api/intakerules/{id} changes one of the organization's intake rules (issue 13 §4); the
@@ -15,25 +17,34 @@ export interface IntakeRuleDeps {
   now: () => Date;
 }
 
-export async function updateRuleRow(db: DbOrTx, organizationId: string, id: string, values: Pick<typeof intakeRules.$inferInsert, 'name' | 'toAddress' | 'fromAddress' | 'sourceType'>) {
-  const [row] = await db
+type RuleBody = z.infer<typeof intakeRuleCreate>;
+type RuleRow = typeof intakeRules.$inferSelect;
+export type RuleValues = Pick<typeof intakeRules.$inferInsert, 'name' | 'toAddresses' | 'fromAddress' | 'sourceType' | 'isGlobal'>;
+
+export const toRuleView = (r: RuleRow): IntakeRuleView => ({ id: r.id, name: r.name, toAddresses: r.toAddresses, fromAddress: r.fromAddress, sourceType: r.sourceType, isGlobal: r.isGlobal });
+
+// Addresses are stored as messages carry them (Direct lower-case, fax digits); the To addresses must be the
+// organization's own (not deleted), since a rule routes what the organization receives.
+export async function ruleValues(db: DbOrTx, organizationId: string, body: RuleBody): Promise<RuleValues> {
+  const toAddresses = [...new Set(body.toAddresses.map((a) => normalizedAddress(a)!))];
+  if (toAddresses.length) {
+    const own = await db
+      .select({ fullAddress: documentSources.fullAddress })
+      .from(documentSources)
+      .where(and(eq(documentSources.organizationId, organizationId), inArray(documentSources.fullAddress, toAddresses), ne(documentSources.status, DOCUMENT_SOURCE_STATUS.Deleted)));
+    if (own.length !== toAddresses.length) throw badRequest(intakeMessages.ruleAddressNotOwn, { toAddresses: [intakeMessages.ruleAddressNotOwn] });
+  }
+  return { name: body.name, toAddresses, fromAddress: normalizedAddress(body.fromAddress), sourceType: body.sourceType ?? null, isGlobal: body.isGlobal };
+}
+
+export async function updateRule(deps: IntakeRuleDeps, caller: OrgCaller, id: string, body: RuleBody): Promise<IntakeRuleView> {
+  const values = await ruleValues(deps.db, caller.organizationId, body);
+  const [row] = await deps.db
     .update(intakeRules)
     .set(values)
-    .where(and(eq(intakeRules.organizationId, organizationId), eq(intakeRules.id, id)))
+    .where(and(eq(intakeRules.organizationId, caller.organizationId), eq(intakeRules.id, id)))
     .returning();
-  return row;
-}
-
-// Addresses are stored as messages carry them (Direct lower-case, fax digits), as at creation.
-export async function updateRule(deps: IntakeRuleDeps, caller: OrgCaller, id: string, body: z.infer<typeof intakeRuleCreate>): Promise<z.infer<typeof intakeRuleView>> {
-  const row = await updateRuleRow(deps.db, caller.organizationId, id, {
-    name: body.name,
-    toAddress: normalizedAddress(body.toAddress),
-    fromAddress: normalizedAddress(body.fromAddress),
-    sourceType: body.sourceType ?? null,
-  });
   if (!row) throw notFound();
   await writeAudit(deps.db, { eventType: 'IntakeRuleUpdated', ...auditedBy(caller), correlationId: id, details: {} }, deps.now());
-  return { id: row.id, name: row.name, toAddress: row.toAddress, fromAddress: row.fromAddress, sourceType: row.sourceType };
+  return toRuleView(row);
 }
-

@@ -24,6 +24,7 @@ import { auditedBy, auditListViewed, writeAudit } from '../../platform/audit.ts'
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
+import { emitWebhookEvent } from '../webhooks/delivery-workflow.ts';
 import { findMembership, findRules } from '../users/queries.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import * as q from './queries.ts';
@@ -52,18 +53,24 @@ export const normalizedAddress = (address: string | null | undefined) => (addres
 
 const nonEmpty = <T>(values: readonly T[] | null | undefined) => (values?.length ? [...values] : null);
 
-function ruleFilters(rules: Pick<IntakeRule, 'toAddress' | 'fromAddress' | 'sourceType'>[]): q.IntakeRuleFilter[] {
+// A request's filter rule names one To address; a stored rule any of several.
+type RuleLike = { toAddress?: string | null; toAddresses?: string[]; fromAddress?: string | null; sourceType?: IntakeRule['sourceType'] };
+function ruleFilters(rules: RuleLike[]): q.IntakeRuleFilter[] {
   return rules
-    .map((r) => ({ toAddress: normalizedAddress(r.toAddress), fromAddress: normalizedAddress(r.fromAddress), sourceType: r.sourceType ?? null }))
+    .map((r) => ({
+      toAddresses: (r.toAddresses ?? (r.toAddress ? [r.toAddress] : [])).map((a) => normalizedAddress(a)!),
+      fromAddress: normalizedAddress(r.fromAddress),
+      sourceType: r.sourceType ?? null,
+    }))
     // A rule naming nothing would match everything: it narrows nothing, so it is dropped.
-    .filter((r) => r.toAddress || r.fromAddress || r.sourceType);
+    .filter((r) => r.toAddresses.length || r.fromAddress || r.sourceType);
 }
 
 // Rules sent by id (POST /api/intake) are the organization's intake rules; an unknown id matches nothing.
 async function resolveRules(deps: IntakeDeps, organizationId: string, rules: IntakeRule[]): Promise<q.IntakeRuleFilter[] | null> {
   const ids = rules.flatMap((r) => (r.id ? [r.id] : []));
   const stored = ids.length ? await findRules(deps.db, organizationId, ids) : [];
-  const resolved = rules.flatMap((r) => (r.id ? stored.filter((s) => s.id === r.id) : [r]));
+  const resolved = rules.flatMap((r): RuleLike[] => (r.id ? stored.filter((s) => s.id === r.id) : [r]));
   const filters = ruleFilters(resolved);
   if (filters.length) return filters;
   return ids.length ? [] : null;
@@ -131,6 +138,7 @@ export async function listIntake(deps: IntakeDeps, caller: Caller, filter: Filte
     counts: figures.counts,
     nothingAssigned,
     administrators: nothingAssigned ? await q.administratorNames(deps.db, caller.organizationId) : [],
+    ...(!viewer.seesAll && page.items.length === 0 ? { ruleNames: await q.ruleNames(deps.db, viewer, { all: nothingAssigned, limit: 3 }) } : {}),
     items: page.items.map((m): IntakeListItem => ({
       id: m.id,
       subject: m.subject,
@@ -165,6 +173,8 @@ export async function processMessage(deps: IntakeDeps, caller: Caller, id: strin
   const now = deps.now();
   const subject = body.subject?.trim() ? body.subject.trim() : undefined;
   await deps.db.transaction(async (tx) => {
+    // Locked: of two concurrent calls only the one that makes it processed emits the webhook event.
+    const before = await messagesQ.findByIdForUpdate(tx, caller.organizationId, id);
     await messagesQ.update(tx, id, {
       isProcessed: body.isProcessed,
       processedType: body.isProcessed ? (body.processType ?? null) : null,
@@ -180,6 +190,9 @@ export async function processMessage(deps: IntakeDeps, caller: Caller, id: strin
       details: { processType: body.isProcessed ? (body.processType ?? null) : null, renamed: !!subject },
       createdAt: now,
     });
+    if (body.isProcessed && before && !before.isProcessed) {
+      await emitWebhookEvent(tx, { organizationId: caller.organizationId, type: 'message.processed', messageId: id, occurredAt: now });
+    }
   });
   await audit(deps, caller, body.isProcessed ? 'MessageProcessed' : 'MessageUnprocessed', id, { processType: body.processType ?? null });
   return { message: intakeMessages.statusChanged(body.isProcessed ? 'processed' : 'unprocessed') };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INTAKE_COUNT_CAP, intakeMessages } from '@clinicrelay/contracts/intake.ts';
+import { INTAKE_COUNT_CAP, intakeMessages, SAMPLE_INTAKE_RULE_NAME } from '@clinicrelay/contracts/intake.ts';
 import { useTestApp } from '../../test/app.ts';
 import { DEMO, insertInbound, sourceIdOf, userIdOf } from './test-inbound.ts';
 
@@ -26,7 +26,7 @@ describe('Who sees what in Intake', () => {
     const add = async (key: string, m: Omit<Parameters<typeof insertInbound>[1], 'subject'>) => {
       ids[key] = (await insertInbound(db(), { subject: `${TAG} ${key}`, ...m })).id;
     };
-    // Ray (user@riverview) is assigned referrals@riverview in the demo world, not the fax number.
+    // Ray (user@riverview) is given referrals@riverview in the demo world, and a rule bringing what comes to it; not the fax number.
     await add('referral', { to: DEMO.riverviewDirect });
     await add('copied', { to: `someone@else.example.org;${DEMO.riverviewDirect.toUpperCase()}`, owner: DEMO.riverviewDirect });
     await add('fax', { to: DEMO.riverviewFax, sourceType: 'Fax', from: DEMO.lakesideFax });
@@ -53,10 +53,13 @@ describe('Who sees what in Intake', () => {
   it('gives a User the messages their intake rules route to them: fields of a rule together, any rule', async () => {
     const rule = async (body: object) => (await t.call(DEMO.riverviewAdmin, 'POST', '/api/intakerules', body)).json().id as string;
     const faxFromLakeside = await rule({ name: `${TAG} fax from Lakeside`, fromAddress: '(503) 555-0101', sourceType: 'Fax' });
-    const uploads = await rule({ name: `${TAG} uploads to the fax number`, toAddress: DEMO.riverviewFax, sourceType: 'Upload' });
+    const uploads = await rule({ name: `${TAG} uploads to the fax number`, toAddresses: [DEMO.riverviewFax], sourceType: 'Upload' });
     const organizationId = (await sourceIdOf(db(), DEMO.riverviewFax)).organizationId;
+    // Ray keeps the demo's rule for referrals@riverview throughout; these come on top.
+    const own = (await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${rayId}/rules`)).json().map((r: { id: string }) => r.id) as string[];
+    expect(own).toHaveLength(1);
     const assign = (ruleIds: string[]) =>
-      t.call(DEMO.riverviewAdmin, 'PUT', `/api/users/${rayId}/intakerules`, ruleIds.map((intakeRuleId) => ({ organizationId, intakeRuleId })));
+      t.call(DEMO.riverviewAdmin, 'PUT', `/api/users/${rayId}/intakerules`, [...own, ...ruleIds].map((intakeRuleId) => ({ organizationId, intakeRuleId })));
 
     expect((await assign([faxFromLakeside])).statusCode).toBe(200);
     expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'fax', 'faxForRay', 'referral']);
@@ -65,6 +68,49 @@ describe('Who sees what in Intake', () => {
     expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'fax', 'faxForRay', 'labUpload', 'referral']);
     await assign([]);
     expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'faxForRay', 'referral']);
+  });
+
+  it('gives every User a global rule and a global address, present and future, and names the rules of an empty Intake (issue 13 §2, §4)', async () => {
+    const created = await t.call(DEMO.riverviewAdmin, 'POST', '/api/intakerules', { name: `${TAG} every upload`, sourceType: 'Upload', isGlobal: true });
+    expect(created.json()).toMatchObject({ isGlobal: true, toAddresses: [] });
+    // Ray is on no rule: the global one brings the upload all the same, and his rules list says which rules bring his.
+    expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'faxForRay', 'labUpload', 'referral']);
+    const none = (await list(DEMO.riverviewUser, { filter: `${TAG} nothing matches this` })).json();
+    expect(none).toMatchObject({ items: [], nothingAssigned: false });
+    expect(none.ruleNames).toEqual([SAMPLE_INTAKE_RULE_NAME, `${TAG} every upload`].sort());
+    expect((await t.call(DEMO.riverviewAdmin, 'PUT', `/api/intakerules/${created.json().id}`, { name: `${TAG} every upload`, sourceType: 'Upload', isGlobal: false })).statusCode).toBe(200);
+    expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'faxForRay', 'referral']);
+
+    // The fax number made global: every user may send from it; it brings nothing to their Intake (rules do).
+    const fax = await sourceIdOf(db(), DEMO.riverviewFax);
+    expect((await t.call(DEMO.riverviewAdmin, 'PUT', `/api/admin/documentsources/${fax.id}/global`, { isGlobal: true })).json()).toMatchObject({ isGlobal: true });
+    expect((await t.call(DEMO.riverviewUser, 'GET', '/api/documentsources')).json()).toContainEqual(expect.objectContaining({ id: fax.id, canSend: true }));
+    expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'faxForRay', 'referral']);
+    // Another organization's Administrator cannot touch it; a User cannot either.
+    expect((await t.call(DEMO.lakesideAdmin, 'PUT', `/api/admin/documentsources/${fax.id}/global`, { isGlobal: false })).statusCode).toBe(404);
+    expect((await t.call(DEMO.riverviewUser, 'PUT', `/api/admin/documentsources/${fax.id}/global`, { isGlobal: false })).statusCode).toBe(403);
+    await t.call(DEMO.riverviewAdmin, 'PUT', `/api/admin/documentsources/${fax.id}/global`, { isGlobal: false });
+    expect((await t.call(DEMO.riverviewUser, 'GET', '/api/documentsources')).json()).toContainEqual(expect.objectContaining({ id: fax.id, canSend: false }));
+  });
+
+  it('brings a User what their rules bring, not what they may send from (issue 13 §2, §4)', async () => {
+    const organizationId = (await sourceIdOf(db(), DEMO.riverviewFax)).organizationId;
+    const fax = await sourceIdOf(db(), DEMO.riverviewFax);
+    const direct = await sourceIdOf(db(), DEMO.riverviewDirect);
+    // Ray may now send from the fax number as well: his Intake does not change.
+    const both = [direct.id, fax.id].map((documentSourceId) => ({ organizationId, documentSourceId }));
+    expect((await t.call(DEMO.riverviewAdmin, 'PUT', `/api/users/${rayId}/documentsources`, both)).statusCode).toBe(200);
+    expect(await subjects(DEMO.riverviewUser)).toEqual(['copied', 'failed', 'faxForRay', 'referral']);
+    await t.call(DEMO.riverviewAdmin, 'PUT', `/api/users/${rayId}/documentsources`, [{ organizationId, documentSourceId: direct.id }]);
+  });
+
+  it('starts every organization with the sample rule: its first Direct address to its Administrators', async () => {
+    const rules = (await t.call(DEMO.riverviewAdmin, 'GET', '/api/intakerules')).json();
+    const sample = rules.find((r: { name: string }) => r.name === SAMPLE_INTAKE_RULE_NAME);
+    expect(sample).toMatchObject({ toAddresses: [DEMO.riverviewDirect], fromAddress: null, sourceType: null, isGlobal: false });
+    expect((await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${rachelId}/rules`)).json()).toContainEqual(sample);
+    // The demo puts Riverview's User on it too: what comes to referrals@riverview reaches Ray that way.
+    expect((await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${rayId}/rules`)).json()).toEqual([sample]);
   });
 
   it('narrows to unassigned or to the caller’s own messages; isAll does not widen what a User sees', async () => {
@@ -125,6 +171,10 @@ describe('Who sees what in Intake', () => {
     const token = switched.json().accessToken ?? accessToken;
     const empty = (await t.call(token, 'POST', '/api/messages', {})).json();
     expect(empty).toMatchObject({ totalCount: 0, items: [], nothingAssigned: true, administrators: ['Rachel Rivers'] });
+    // The empty Intake names rules an administrator could add them to (every organization starts with the sample one).
+    const organizationRules = (await t.call(DEMO.riverviewAdmin, 'GET', '/api/intakerules')).json().map((r: { name: string }) => r.name);
+    expect(organizationRules).toContain(SAMPLE_INTAKE_RULE_NAME);
+    expect(empty.ruleNames).toEqual(organizationRules.slice(0, 3));
     expect(intakeMessages.nothingAssigned(empty.administrators.join(', '))).toContain('Rachel Rivers');
 
     expect((await list(DEMO.riverviewUser)).json()).toMatchObject({ nothingAssigned: false, administrators: [] });

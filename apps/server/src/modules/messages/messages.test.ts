@@ -168,12 +168,14 @@ describe('Release drafts', () => {
 describe('Release lookups', () => {
   const t = useTestApp();
 
-  it("lists the organization's From addresses", async () => {
+  it("lists the organization's addresses, saying which the caller may send from (issue 13 §2)", async () => {
     const res = await t.call(LAKESIDE_USER, 'GET', '/api/documentsources');
+    // The demo gives Lakeside's User its Direct address only; an Administrator may send from every one.
     expect(res.json()).toEqual([
-      { id: expect.any(String), address: { fullAddress: 'intake@lakeside.direct.example.org', type: 'Direct' }, status: 1 },
-      { id: expect.any(String), address: { fullAddress: '5035550101', type: 'Fax' }, status: 1 },
+      { id: expect.any(String), address: { fullAddress: 'intake@lakeside.direct.example.org', type: 'Direct' }, status: 1, canSend: true },
+      { id: expect.any(String), address: { fullAddress: '5035550101', type: 'Fax' }, status: 1, canSend: false },
     ]);
+    expect((await t.call('admin@lakeside.example.org', 'GET', '/api/documentsources')).json().map((s: { canSend: boolean }) => s.canSend)).toEqual([true, true]);
     const riverview = (await t.call(RIVERVIEW_USER, 'GET', '/api/documentsources')).json();
     expect(riverview.map((s: { address: { fullAddress: string } }) => s.address.fullAddress)).toEqual(['referrals@riverview.direct.example.org', '5035550202']);
   });

@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { deliveryStage } from '@clinicrelay/contracts/delivery.ts';
 import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
+import { userDocumentSources } from '../../db/schema/intake.ts';
 import {
   addressCache,
   attachments,
@@ -195,9 +196,18 @@ export async function insertEvent(db: DbOrTx, row: typeof messageEvents.$inferIn
 
 // The organization's addresses in service (activated, or activated with an update pending): a Provisioning, Failed or
 // Deleted one is neither offered as From nor accepted in a send or a triage (issue 11: the back office sets status).
-export async function findDocumentSources(db: DbOrTx, organizationId: string) {
+export const senderOf = (caller: { session: { userId: string; roles: readonly string[] } }) => ({ userId: caller.session.userId, isAdministrator: caller.session.roles.includes('Administrator') });
+
+// The organization's in-service addresses and numbers; canSend says whether `sender` may send from one (issue 13 §2):
+// an Administrator from every one (they grant the permissions), a User from those given to them and the global ones.
+export async function findDocumentSources(db: DbOrTx, organizationId: string, sender?: { userId: string; isAdministrator: boolean }) {
+  const canSend =
+    !sender || sender.isAdministrator
+      ? sql<boolean>`true`
+      : sql<boolean>`(${documentSources.isGlobal} or exists (select 1 from ${userDocumentSources} where ${userDocumentSources.documentSourceId} = ${documentSources.id}
+          and ${userDocumentSources.userId} = ${sender.userId} and ${userDocumentSources.organizationId} = ${organizationId}))`;
   return db
-    .select()
+    .select({ ...getTableColumns(documentSources), canSend })
     .from(documentSources)
     .where(and(eq(documentSources.organizationId, organizationId), inArray(documentSources.status, [...IN_SERVICE_STATUSES])))
     .orderBy(asc(documentSources.type), asc(documentSources.fullAddress));

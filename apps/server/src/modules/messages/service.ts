@@ -407,8 +407,8 @@ export async function copyMessage(deps: MessagesDeps, caller: Caller, id: string
 }
 
 export async function documentSourcesOf(deps: MessagesDeps, caller: Caller) {
-  const rows = await q.findDocumentSources(deps.db, caller.organizationId);
-  return rows.map((s) => ({ id: s.id, address: { fullAddress: s.fullAddress, type: s.type }, status: s.status }));
+  const rows = await q.findDocumentSources(deps.db, caller.organizationId, q.senderOf(caller));
+  return rows.map((s) => ({ id: s.id, address: { fullAddress: s.fullAddress, type: s.type }, status: s.status, canSend: s.canSend }));
 }
 
 export async function releaseTypesOf(deps: MessagesDeps, caller: Caller) {

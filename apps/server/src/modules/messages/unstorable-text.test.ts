@@ -50,7 +50,7 @@ const probes: Probe[] = [
     field: '0.attachmentMeta.patient.nested',
   },
   { route: 'PUT /api/messages/{id}/process', method: 'PUT', url: (ids) => `/api/messages/${ids.draft}/process`, payload: () => ({ isProcessed: true, subject: NUL }), field: 'subject' },
-  { route: 'POST /api/intakerules', method: 'POST', url: () => '/api/intakerules', payload: () => ({ name: `rule${NUL}`, toAddress: 'intake@lakeside.direct.example.org' }), field: 'name' },
+  { route: 'POST /api/intakerules', method: 'POST', url: () => '/api/intakerules', payload: () => ({ name: `rule${NUL}`, toAddresses: ['intake@lakeside.direct.example.org'] }), field: 'name' },
   { route: 'POST /api/conversations/{id}/respond', method: 'POST', url: (ids) => `/api/conversations/${ids.draft}/respond`, payload: (ids) => ({ responseToMessageId: ids.draft, responseType: 'Accepted', responseAction: NUL }), field: 'responseAction' },
 ];
 

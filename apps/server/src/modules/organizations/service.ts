@@ -21,6 +21,7 @@ import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
+import { ensureSampleRule } from '../intake/sample-rule.ts';
 import * as q from './queries.ts';
 
 export interface OrganizationsDeps {
@@ -257,6 +258,7 @@ export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller
     if (body.activated && body.seedRecords) {
       recordsAddress = defaultRecordsAddress(current.subdomain, deps.publicUrl);
       if (!(await q.insertDirectAddressIfFree(tx, id, recordsAddress))) recordsAddress = null;
+      else await ensureSampleRule(tx, id);
     }
     const brand = (current.brandId && (await q.brandName(tx, current.brandId))) || 'ClinicRelay';
     for (const admin of admins) {

@@ -111,6 +111,23 @@ describe('An organization’s Administrator manages its users (issue 13 §2)', (
     expect(await mailsTo(NEW_USER.toLowerCase())).toHaveLength(2);
   });
 
+  it('creates a user with send permissions and intake rules at once; one of another organization creates nobody', async () => {
+    const sources = (await t.call(DEMO.lakesideAdmin, 'GET', '/api/documentsources')).json<{ id: string; address: { fullAddress: string } }[]>();
+    const direct = sources.find((s) => s.address.fullAddress === DEMO.lakesideDirect)!;
+    const rule = (await t.call(DEMO.lakesideAdmin, 'POST', '/api/intakerules', { name: 'Faxes to Lakeside', sourceType: 'Fax' })).json();
+    const riverviewSource = (await t.call(DEMO.riverviewAdmin, 'GET', '/api/documentsources')).json()[0].id;
+    const body = { userName: 'quinn.permits@lakeside.example.org', firstName: 'Quinn', lastName: 'Permits', role: 'User', jobFunctionId: 2 };
+    const foreign = await t.call(DEMO.lakesideAdmin, 'POST', '/api/users', { ...body, documentSourceIds: [riverviewSource] });
+    expect(foreign.statusCode).toBe(400);
+    expect((await t.call(DEMO.lakesideAdmin, 'POST', '/api/users/find?username=quinn.permits@lakeside.example.org')).json().exists).toBe(false);
+
+    const created = await t.call(DEMO.lakesideAdmin, 'POST', '/api/users', { ...body, documentSourceIds: [direct.id], intakeRuleIds: [rule.id] });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().id;
+    expect((await t.call(DEMO.lakesideAdmin, 'GET', `/api/users/${id}/documentsources`)).json().map((s: { documentSourceId: string }) => s.documentSourceId)).toEqual([direct.id]);
+    expect((await t.call(DEMO.lakesideAdmin, 'GET', `/api/users/${id}/rules`)).json().map((r: { id: string }) => r.id)).toEqual([rule.id]);
+  });
+
   it('edits names, role and job function, and never demotes the last Administrator', async () => {
     const res = await t.call(DEMO.lakesideAdmin, 'PUT', `/api/users/${pat}`, { firstName: 'Patricia', lastName: 'Quill', role: 'Administrator', jobFunctionId: 6 });
     expect(res.statusCode, res.body).toBe(200);

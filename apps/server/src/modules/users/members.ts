@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../../platform/errors.ts';
 import { revokeSessionsOf } from '../account/password-links.ts';
 import * as adminQueries from '../admin-users/queries.ts';
 import * as adminUsers from '../admin-users/service.ts';
+import * as usersService from './service.ts';
 import * as q from './queries.ts';
 
 // Issue 13 §2: an organization's Administrator manages the organization's users. Creating, enabling and disabling,
@@ -15,7 +16,7 @@ import * as q from './queries.ts';
 
 export type MembersDeps = adminUsers.AdminUsersDeps;
 
-const toView = (r: q.MemberRow): OrgUser => ({
+export const toView = (r: q.MemberRow): OrgUser => ({
   id: r.id,
   userName: r.userName,
   firstName: r.firstName,
@@ -52,15 +53,19 @@ async function keepAnAdministrator(tx: DbOrTx, caller: OrgCaller, member: { id: 
   if ((await q.countOtherEnabledAdministrators(tx, caller.organizationId, member.id)) === 0) throw badRequest(text.lastAdministrator);
 }
 
-// GET /api/users: the members of the caller's current organization, a page at a time.
+// GET /api/users: the members of the caller's current organization, a page at a time; includeNetwork adds the users
+// of the other organizations of the networks the caller administers, marked with their organization (read-only).
 export async function listMembers(deps: Pick<MembersDeps, 'db'>, caller: OrgCaller, query: z.output<typeof orgUsersQuery>) {
+  const networkOrganizationIds = query.includeNetwork === 'true' ? await q.findAdministeredNetworkOrganizationIds(deps.db, caller.session.userId) : [];
   const { rows, totalCount } = await q.findMembersPage(deps.db, caller.organizationId, {
     search: query.search || undefined,
     sort: query.sort,
     offset: (query.page - 1) * query.pageSize,
     limit: query.pageSize,
+    networkOrganizationIds,
   });
-  return { items: rows.map(toView), totalCount };
+  const items = rows.map((r) => (r.organizationId === caller.organizationId ? toView(r) : { ...toView(r), organizationId: r.organizationId, organizationName: r.organizationName }));
+  return { items, totalCount };
 }
 
 // GET /api/users/{id}.
@@ -77,10 +82,17 @@ export async function checkUserName(deps: Pick<MembersDeps, 'db'>, userName: str
 // POST /api/users: a new user of the caller's organization, who sets a password from the account-creation mail.
 export async function createMember(deps: MembersDeps, caller: OrgCaller, body: z.output<typeof orgUserCreate>) {
   if (await adminQueries.userNameTaken(deps.db, body.userName)) throw field('userName', text.userNameExists);
+  // Send permissions and intake rules are checked before the user exists, so a refused one creates nobody.
+  const documentSourceIds = await usersService.knownDocumentSources(deps, caller, body.documentSourceIds);
+  const intakeRuleIds = await usersService.knownRules(deps, caller, body.intakeRuleIds);
   const created = await adminUsers.createUser(deps, caller, {
     userDetails: { userName: body.userName, firstName: body.firstName, lastName: body.lastName, roleName: body.role, primaryJobFunction: { id: body.jobFunctionId } },
     organizationId: caller.organizationId,
     emailCreatePassword: true,
+  });
+  await deps.db.transaction(async (tx) => {
+    await q.replaceUserDocumentSources(tx, caller.organizationId, created.id, documentSourceIds);
+    await q.replaceUserRules(tx, caller.organizationId, created.id, intakeRuleIds);
   });
   return getMember(deps, caller, created.id);
 }

@@ -1,11 +1,15 @@
-import { and, asc, count, eq, gt, ilike, inArray, min, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, min, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { OrgUserSort } from '@clinicrelay/contracts/users.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import { queryRows, type DbOrTx } from '../../db/client.ts';
 import { invitations } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { intakeRules, userDocumentSources, userIntakeRules } from '../../db/schema/intake.ts';
-import { loginAttempts } from '../../db/schema/auth.ts';
+import { loginAttempts, sessions } from '../../db/schema/auth.ts';
+import { auditEvents } from '../../db/schema/audit.ts';
+import { mailOutbox } from '../../db/schema/mail.ts';
 import { jobFunctions, memberships, users } from '../../db/schema/users.ts';
+import { organizations } from '../../db/schema/organizations.ts';
+import { networkAdministrators, networkOrganizations } from '../../db/schema/networks.ts';
 import { containsPattern } from '../../platform/paging.ts';
 
 export type IntakeRuleRow = typeof intakeRules.$inferSelect;
@@ -87,14 +91,14 @@ export async function removeRule(db: DbOrTx, organizationId: string, id: string)
 // The user row's id and name, qualified: inside the subqueries below a bare column would bind to the subquery's table.
 const userIdRef = sql.raw('"users"."id"');
 const userNameRef = sql.raw('"users"."user_name"');
-const sendPermissionsOf = (organizationId: string) =>
-  sql<number>`(select count(*)::int from ${userDocumentSources} s where s.user_id = ${userIdRef} and s.organization_id = ${organizationId})`;
-const intakeRulesOf = (organizationId: string) =>
-  sql<number>`(select count(*)::int from ${userIntakeRules} r where r.user_id = ${userIdRef} and r.organization_id = ${organizationId})`;
+// Counted in the membership's organization (a network user's row counts their own organization's).
+const membershipOrgRef = sql.raw('"memberships"."organization_id"');
+const sendPermissionsOf = sql<number>`(select count(*)::int from ${userDocumentSources} s where s.user_id = ${userIdRef} and s.organization_id = ${membershipOrgRef})`;
+const intakeRulesOf = sql<number>`(select count(*)::int from ${userIntakeRules} r where r.user_id = ${userIdRef} and r.organization_id = ${membershipOrgRef})`;
 // The last successful sign-in (login_attempts_user_name_idx: user names are stored normalized, as typed at sign-in).
 const lastSignInOf = sql<string | null>`(select max(a.created_at) from ${loginAttempts} a where a.user_name = ${userNameRef} and a.succeeded)`;
 
-const memberColumns = (organizationId: string) => ({
+const memberColumns = {
   id: users.id,
   userName: users.userName,
   email: users.email,
@@ -103,12 +107,13 @@ const memberColumns = (organizationId: string) => ({
   role: memberships.role,
   jobFunctionId: memberships.primaryJobFunctionId,
   jobFunction: jobFunctions.name,
-  sendPermissions: sendPermissionsOf(organizationId),
-  intakeRules: intakeRulesOf(organizationId),
+  sendPermissions: sendPermissionsOf,
+  intakeRules: intakeRulesOf,
   lastSignIn: lastSignInOf,
   passwordSet: sql<boolean>`(${users.passwordHash} is not null)`,
   isDisabled: users.isDisabled,
-});
+  twoFactorEnabled: users.twoFactorEnabled,
+};
 export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>;
 
 const memberSortKeys: Record<OrgUserSort['col'], SQL[]> = {
@@ -122,11 +127,20 @@ const memberSortKeys: Record<OrgUserSort['col'], SQL[]> = {
   enabled: [sql`${users.isDisabled}`],
 };
 
-// The members of one organization, optionally matching a search in user name, first or last name.
-export async function findMembersPage(db: DbOrTx, organizationId: string, opts: { search?: string | undefined; sort: OrgUserSort; offset: number; limit: number }) {
+// The members of one organization, optionally matching a search in user name, first or last name. networkOrganizationIds
+// (includeNetwork): also the members of those organizations who are not members of this one (each listed once).
+export async function findMembersPage(
+  db: DbOrTx,
+  organizationId: string,
+  opts: { search?: string | undefined; sort: OrgUserSort; offset: number; limit: number; networkOrganizationIds?: string[] | undefined },
+) {
   const pattern = opts.search ? containsPattern(opts.search) : null;
+  const others = opts.networkOrganizationIds?.filter((id) => id !== organizationId) ?? [];
+  const ownMember = sql`exists (select 1 from ${memberships} own where own.user_id = ${userIdRef} and own.organization_id = ${organizationId})`;
   const where: SQL | undefined = and(
-    eq(memberships.organizationId, organizationId),
+    others.length
+      ? or(eq(memberships.organizationId, organizationId), and(inArray(memberships.organizationId, others), sql`not ${ownMember}`))
+      : eq(memberships.organizationId, organizationId),
     pattern ? or(ilike(users.userName, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined,
   );
   // "Enabled" ascending lists enabled users first; missing values (never signed in, no job function) come last.
@@ -134,12 +148,13 @@ export async function findMembersPage(db: DbOrTx, organizationId: string, opts: 
   const order = memberSortKeys[opts.sort.col].map((key) => (direction === 'desc' ? sql`${key} desc nulls last` : sql`${key} asc nulls last`));
   const [rows, [total]] = await Promise.all([
     db
-      .select(memberColumns(organizationId))
+      .select({ ...memberColumns, organizationId: memberships.organizationId, organizationName: organizations.name })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
+      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
       .leftJoin(jobFunctions, eq(jobFunctions.id, memberships.primaryJobFunctionId))
       .where(where)
-      .orderBy(...order, asc(users.lastName), asc(users.firstName), asc(users.id))
+      .orderBy(...order, asc(users.lastName), asc(users.firstName), asc(users.id), asc(memberships.organizationId))
       .limit(opts.limit)
       .offset(opts.offset),
     db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where),
@@ -149,7 +164,7 @@ export async function findMembersPage(db: DbOrTx, organizationId: string, opts: 
 
 export async function findMember(db: DbOrTx, organizationId: string, userId: string) {
   const [row] = await db
-    .select(memberColumns(organizationId))
+    .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .leftJoin(jobFunctions, eq(jobFunctions.id, memberships.primaryJobFunctionId))
@@ -240,4 +255,122 @@ export async function countInvitationsSince(db: DbOrTx, organizationId: string, 
 export async function insertInvitation(db: DbOrTx, row: typeof invitations.$inferInsert) {
   const [created] = await db.insert(invitations).values(row).returning({ id: invitations.id });
   return created!;
+}
+
+// ---- Issue 13 §2: network users, applications, activity and requests of a user ----
+
+// The organizations of the networks the user administers.
+export async function findAdministeredNetworkOrganizationIds(db: DbOrTx, userId: string) {
+  const rows = await db
+    .selectDistinct({ id: networkOrganizations.organizationId })
+    .from(networkAdministrators)
+    .innerJoin(networkOrganizations, eq(networkOrganizations.networkId, networkAdministrators.networkId))
+    .where(eq(networkAdministrators.userId, userId));
+  return rows.map((r) => r.id);
+}
+
+// The user's live sessions in one organization (the guard's rule: not revoked, not expired, not idle).
+export function findLiveSessions(db: DbOrTx, organizationId: string, userId: string, now: Date) {
+  const at = now.toISOString();
+  return db
+    .select({ id: sessions.id, ip: sessions.ip, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        eq(sessions.organizationId, organizationId),
+        isNull(sessions.revokedAt),
+        sql`${sessions.expiresAt} > ${at}::timestamptz`,
+        sql`${sessions.lastSeenAt} > ${at}::timestamptz - ${sessions.idleTimeoutMinutes} * interval '1 minute'`,
+      ),
+    )
+    .orderBy(desc(sessions.lastSeenAt));
+}
+
+// The audit rows of what the user did in the organization; back-office style rows (organizationId null) count when
+// their details name the organization (an address the user requested).
+function userEventsWhere(organizationId: string, userId: string, filter: { eventTypes?: string[] | undefined; from?: Date | undefined; excludeTypes?: string[] }) {
+  return and(
+    eq(auditEvents.userId, userId),
+    or(eq(auditEvents.organizationId, organizationId), and(isNull(auditEvents.organizationId), sql`${auditEvents.details}->>'organizationId' = ${organizationId}`)),
+    filter.eventTypes?.length ? inArray(auditEvents.eventType, filter.eventTypes) : undefined,
+    !filter.eventTypes?.length && filter.excludeTypes?.length ? notInArray(auditEvents.eventType, filter.excludeTypes) : undefined,
+    filter.from ? gte(auditEvents.createdAt, filter.from) : undefined,
+  );
+}
+
+export async function findUserEventsPage(
+  db: DbOrTx,
+  organizationId: string,
+  userId: string,
+  filter: { eventTypes?: string[] | undefined; from?: Date | undefined; excludeTypes?: string[] },
+  page: { offset: number; limit: number },
+) {
+  const where = userEventsWhere(organizationId, userId, filter);
+  const [items, [total]] = await Promise.all([
+    db
+      .select({ id: auditEvents.id, eventType: auditEvents.eventType, createdAt: auditEvents.createdAt, ip: auditEvents.ip })
+      .from(auditEvents)
+      .where(where)
+      .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+      .offset(page.offset)
+      .limit(page.limit),
+    db.select({ n: count() }).from(auditEvents).where(where),
+  ]);
+  return { items, totalCount: total?.n ?? 0 };
+}
+
+export async function findUserEventTypes(db: DbOrTx, organizationId: string, userId: string, excludeTypes: string[]) {
+  const rows = await db
+    .selectDistinct({ eventType: auditEvents.eventType })
+    .from(auditEvents)
+    .where(userEventsWhere(organizationId, userId, { excludeTypes }))
+    .orderBy(asc(auditEvents.eventType));
+  return rows.map((r) => r.eventType);
+}
+
+export interface UserRequestRow {
+  id: string;
+  kind: 'Invitation' | 'Address' | 'Reactivation';
+  name: string | null;
+  state: string | null;
+  address_type: string | null;
+  requested_at: string | Date;
+}
+
+// What the user asked for in the organization, newest first: invitations (with their mail's state), address requests
+// (audit rows joined to the address as it is now) and reactivation requests (the audit row is the request).
+export async function findUserRequestsPage(
+  db: DbOrTx,
+  organizationId: string,
+  userId: string,
+  addressEventTypes: string[],
+  reactivationEventType: string,
+  page: { offset: number; limit: number },
+) {
+  const union = sql`
+    select i.id::text as id, 'Invitation' as kind, i.full_name as name, m.status as state, null::text as address_type, i.created_at as requested_at
+      from ${invitations} i left join ${mailOutbox} m on m.id = i.mail_id
+      where i.organization_id = ${organizationId} and i.invited_by = ${userId}
+    union all
+    select a.id::text, 'Address', coalesce(d.full_address, a.details->>'fullAddress'), d.status::text, coalesce(d.type, a.details->>'type'), a.created_at
+      from ${auditEvents} a left join ${documentSources} d on d.id::text = a.details->>'documentSourceId' and d.organization_id = ${organizationId}
+      where a.user_id = ${userId} and a.details->>'organizationId' = ${organizationId} and a.event_type in (${sql.join(
+        addressEventTypes.map((t) => sql`${t}`),
+        sql`, `,
+      )})
+    union all
+    select a.id::text, 'Reactivation', null, null, null, a.created_at
+      from ${auditEvents} a
+      where a.user_id = ${userId} and a.organization_id = ${organizationId} and a.event_type = ${reactivationEventType}`;
+  const [items, [total]] = await Promise.all([
+    queryRows<UserRequestRow>(db, sql`select * from (${union}) r order by r.requested_at desc, r.id desc offset ${page.offset} limit ${page.limit}`),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${union}) r`),
+  ]);
+  return { items, totalCount: Number(total?.n ?? 0) };
+}
+
+export async function findOrganizationCancellation(db: DbOrTx, organizationId: string) {
+  const [row] = await db.select({ cancelledAt: organizations.cancelledAt }).from(organizations).where(eq(organizations.id, organizationId));
+  return row;
 }

@@ -3,13 +3,32 @@ import { messageResponse, resendInvitationRequest, resetPasswordRequest } from '
 import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import { isSystemAdmin, type Role } from '@clinicrelay/contracts/roles.ts';
-import { invitationRequest, invitationSent, orgUser, orgUserCreate, orgUserEnableQuery, orgUsersPage, orgUsersQuery, orgUserUpdate, userNameCheck, userNameQuery } from '@clinicrelay/contracts/users.ts';
+import {
+  invitationRequest,
+  invitationSent,
+  orgUser,
+  orgUserCreate,
+  orgUserDetail,
+  orgUserEnableQuery,
+  orgUsersPage,
+  orgUsersQuery,
+  orgUserUpdate,
+  userApplicationParams,
+  userEventsPage,
+  userEventsQuery,
+  userEventType,
+  userNameCheck,
+  userNameQuery,
+  userRequestsPage,
+  userRequestsQuery,
+} from '@clinicrelay/contracts/users.ts';
 import type { FastifyRequest } from 'fastify';
 import { adminCaller, orgCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import * as invitations from './invitations.ts';
 import * as members from './members.ts';
 import * as service from './service.ts';
+import * as userDetail from './user-detail.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const ADMINS: readonly Role[] = ['Administrator'];
@@ -21,7 +40,7 @@ const caller = orgCaller;
 // A system administrator acts from the back office on any user; anyone else within their current organization.
 const orgCallerUnlessSystemAdmin = (request: FastifyRequest) => (isSystemAdmin(adminCaller(request).session.roles) ? null : orgCaller(request));
 
-export function usersRoutes(app: App, deps: service.UsersDeps & invitations.InvitationsDeps & members.MembersDeps) {
+export function usersRoutes(app: App, deps: service.UsersDeps & invitations.InvitationsDeps & members.MembersDeps & userDetail.UserDetailDeps) {
   const tags = ['users'];
 
   // Issue 13 §2: the organization's users (/settings/users), also the Triage user picker's source.
@@ -50,8 +69,45 @@ export function usersRoutes(app: App, deps: service.UsersDeps & invitations.Invi
     method: 'GET',
     url: '/api/users/:id',
     config: { roles: ADMINS },
-    schema: { tags, params: idParams, response: { 200: orgUser } },
-    handler: (request) => members.getMember(deps, caller(request), request.params.id),
+    schema: { tags, params: idParams, response: { 200: orgUserDetail } },
+    handler: (request) => userDetail.getMemberDetail(deps, caller(request), request.params.id),
+  });
+  // The detail's Security section: two-factor authenticators and signed-in applications (user-detail.ts).
+  app.route({
+    method: 'DELETE',
+    url: '/api/users/:id/authenticators',
+    config: { roles: ADMINS },
+    schema: { tags, params: idParams, response: { 200: messageResponse } },
+    handler: (request) => userDetail.removeAuthenticators(deps, caller(request), request.params.id),
+  });
+  app.route({
+    method: 'DELETE',
+    url: '/api/users/:id/applications/:appId',
+    config: { roles: ADMINS },
+    schema: { tags, params: userApplicationParams, response: { 200: messageResponse } },
+    handler: (request) => userDetail.removeApplication(deps, caller(request), request.params.id, request.params.appId),
+  });
+  // The user's own activity and requests: an Administrator reads their organization's users', a User their own.
+  app.route({
+    method: 'GET',
+    url: '/api/users/:id/events',
+    config: { roles: ORG_USERS },
+    schema: { tags, params: idParams, querystring: userEventsQuery, response: { 200: userEventsPage } },
+    handler: (request) => userDetail.userEvents(deps, caller(request), request.params.id, request.query),
+  });
+  app.route({
+    method: 'GET',
+    url: '/api/users/:id/events/type',
+    config: { roles: ORG_USERS },
+    schema: { tags, params: idParams, response: { 200: z.array(userEventType) } },
+    handler: (request) => userDetail.userEventTypes(deps, caller(request), request.params.id),
+  });
+  app.route({
+    method: 'GET',
+    url: '/api/users/:id/requests',
+    config: { roles: ORG_USERS },
+    schema: { tags, params: idParams, querystring: userRequestsQuery, response: { 200: userRequestsPage } },
+    handler: (request) => userDetail.userRequests(deps, caller(request), request.params.id, request.query),
   });
   app.route({
     method: 'PUT',

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { normalizedAddress } from '../intake/service.ts';
+import { ruleValues, toRuleView } from '../intake/rules.ts';
 import * as q from './queries.ts';
 
 export interface UsersDeps {
@@ -18,7 +18,6 @@ type RuleView = z.infer<typeof intakeRuleView>;
 
 const isAdministrator = (caller: Caller) => caller.session.roles.includes('Administrator');
 
-const toRuleView = (r: q.IntakeRuleRow): RuleView => ({ id: r.id, name: r.name, toAddress: r.toAddress, fromAddress: r.fromAddress, sourceType: r.sourceType });
 
 // A member of the caller's organization: Administrators reach any member, a User only themself
 // (another user answers 404, so it is not revealed who is a member).
@@ -41,6 +40,25 @@ const audit = (deps: UsersDeps, caller: Caller, eventType: string, correlationId
     deps.now(),
   );
 
+// The ids given, once each, when every one is the organization's; otherwise the request is refused.
+export async function knownDocumentSources(deps: UsersDeps, caller: Caller, given: string[]) {
+  const ids = [...new Set(given)];
+  const known = new Set(await q.findDocumentSourceIds(deps.db, caller.organizationId, ids));
+  if (ids.some((id) => !known.has(id))) {
+    throw badRequest(intakeMessages.documentSourceNotInOrganization, { documentSourceId: [intakeMessages.documentSourceNotInOrganization] });
+  }
+  return ids;
+}
+
+export async function knownRules(deps: UsersDeps, caller: Caller, given: string[]) {
+  const ids = [...new Set(given)];
+  const known = new Set((await q.findRules(deps.db, caller.organizationId, ids)).map((r) => r.id));
+  if (ids.some((id) => !known.has(id))) {
+    throw badRequest(intakeMessages.intakeRuleNotInOrganization, { intakeRuleId: [intakeMessages.intakeRuleNotInOrganization] });
+  }
+  return ids;
+}
+
 // GET /api/users/{id}/documentsources: the user's addresses in the current organization.
 export async function documentSourcesOf(deps: UsersDeps, caller: Caller, userId: string) {
   await memberOf(deps, caller, userId);
@@ -51,11 +69,7 @@ export async function documentSourcesOf(deps: UsersDeps, caller: Caller, userId:
 export async function saveDocumentSources(deps: UsersDeps, caller: Caller, userId: string, body: z.infer<typeof userDocumentSources>) {
   await memberOf(deps, caller, userId);
   checkOrganization(caller, body);
-  const ids = [...new Set(body.map((e) => e.documentSourceId))];
-  const known = new Set(await q.findDocumentSourceIds(deps.db, caller.organizationId, ids));
-  if (ids.some((id) => !known.has(id))) {
-    throw badRequest(intakeMessages.documentSourceNotInOrganization, { documentSourceId: [intakeMessages.documentSourceNotInOrganization] });
-  }
+  const ids = await knownDocumentSources(deps, caller, body.map((e) => e.documentSourceId));
   await deps.db.transaction((tx) => q.replaceUserDocumentSources(tx, caller.organizationId, userId, ids));
   await audit(deps, caller, 'UserDocumentSourcesChanged', userId, { documentSources: ids.length });
   return q.findUserDocumentSources(deps.db, caller.organizationId, userId);
@@ -71,11 +85,7 @@ export async function rulesOf(deps: UsersDeps, caller: Caller, userId: string): 
 export async function saveRules(deps: UsersDeps, caller: Caller, userId: string, body: z.infer<typeof userIntakeRules>) {
   await memberOf(deps, caller, userId);
   checkOrganization(caller, body);
-  const ids = [...new Set(body.map((e) => e.intakeRuleId))];
-  const known = new Set((await q.findRules(deps.db, caller.organizationId, ids)).map((r) => r.id));
-  if (ids.some((id) => !known.has(id))) {
-    throw badRequest(intakeMessages.intakeRuleNotInOrganization, { intakeRuleId: [intakeMessages.intakeRuleNotInOrganization] });
-  }
+  const ids = await knownRules(deps, caller, body.map((e) => e.intakeRuleId));
   await deps.db.transaction((tx) => q.replaceUserRules(tx, caller.organizationId, userId, ids));
   await audit(deps, caller, 'UserIntakeRulesChanged', userId, { intakeRules: ids.length });
   return (await q.findUserRules(deps.db, caller.organizationId, userId)).map((r) => ({ organizationId: r.organizationId, intakeRuleId: r.id }));
@@ -88,14 +98,7 @@ export async function organizationRules(deps: UsersDeps, caller: Caller): Promis
 
 // POST /api/intakerules: addresses are stored as messages carry them (Direct lower-case, fax digits).
 export async function createRule(deps: UsersDeps, caller: Caller, body: z.infer<typeof intakeRuleCreate>): Promise<RuleView> {
-  const row = await q.insertRule(deps.db, {
-    organizationId: caller.organizationId,
-    name: body.name,
-    toAddress: normalizedAddress(body.toAddress),
-    fromAddress: normalizedAddress(body.fromAddress),
-    sourceType: body.sourceType ?? null,
-    createdAt: deps.now(),
-  });
+  const row = await q.insertRule(deps.db, { organizationId: caller.organizationId, ...(await ruleValues(deps.db, caller.organizationId, body)), createdAt: deps.now() });
   await audit(deps, caller, 'IntakeRuleCreated', row.id, {});
   return toRuleView(row);
 }

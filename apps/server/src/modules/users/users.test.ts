@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
+import { intakeMessages, SAMPLE_INTAKE_RULE_NAME } from '@clinicrelay/contracts/intake.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { useTestApp } from '../../test/app.ts';
 import { DEMO, insertInbound, sourceIdOf, userIdOf } from '../intake/test-inbound.ts';
@@ -26,12 +26,12 @@ describe('Assigning addresses and intake rules to users', () => {
     ({ id: lakesideDirect, organizationId: lakesideId } = await sourceIdOf(db(), DEMO.lakesideDirect));
   });
 
-  it('starts from the demo world: Ray receives Riverview’s Direct address, Leo Lakeside’s, not its fax number', async () => {
+  it('starts from the demo world: Ray sends from Riverview’s Direct address, Leo from Lakeside’s, not its fax number', async () => {
     expect((await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${ray}/documentsources`)).json()).toEqual([{ organizationId: riverviewId, documentSourceId: riverviewDirect }]);
     expect((await t.call(DEMO.lakesideUser, 'GET', `/api/users/${leo}/documentsources`)).json()).toEqual([{ organizationId: lakesideId, documentSourceId: lakesideDirect }]);
   });
 
-  it('lets an administrator replace a member’s addresses, which changes what the member sees at once', async () => {
+  it('lets an administrator replace a member’s send permissions; what the member receives stays the rules’', async () => {
     const fax = await insertInbound(db(), { subject: 'users-story fax', to: DEMO.riverviewFax, sourceType: 'Fax' });
     expect((await t.call(DEMO.riverviewUser, 'GET', `/api/messages/${fax.id}`)).statusCode).toBe(404);
 
@@ -42,10 +42,12 @@ describe('Assigning addresses and intake rules to users', () => {
     const res = await t.call(DEMO.riverviewAdmin, 'PUT', `/api/users/${ray}/documentsources`, both);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toHaveLength(2);
-    expect((await t.call(DEMO.riverviewUser, 'GET', `/api/messages/${fax.id}`)).statusCode).toBe(200);
+    const fromList = async () => (await t.call(DEMO.riverviewUser, 'GET', '/api/documentsources')).json().map((s: { canSend: boolean }) => s.canSend);
+    expect(await fromList()).toEqual([true, true]);
+    expect((await t.call(DEMO.riverviewUser, 'GET', `/api/messages/${fax.id}`)).statusCode).toBe(404);
 
     await t.call(DEMO.riverviewAdmin, 'PUT', `/api/users/${ray}/documentsources`, [{ organizationId: riverviewId, documentSourceId: riverviewDirect }]);
-    expect((await t.call(DEMO.riverviewUser, 'GET', `/api/messages/${fax.id}`)).statusCode).toBe(404);
+    expect(await fromList()).toEqual([true, false]);
     const audited = await db().select().from(auditEvents).where(eq(auditEvents.eventType, 'UserDocumentSourcesChanged'));
     expect(audited.map((a) => a.correlationId)).toEqual([ray, ray]);
   });
@@ -63,14 +65,14 @@ describe('Assigning addresses and intake rules to users', () => {
     expect(foreignRule.json().message).toBe(intakeMessages.intakeRuleNotInOrganization);
     // Nothing changed.
     expect((await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${ray}/documentsources`)).json()).toEqual([{ organizationId: riverviewId, documentSourceId: riverviewDirect }]);
-    expect((await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${ray}/rules`)).json()).toEqual([]);
+    expect((await t.call(DEMO.riverviewAdmin, 'GET', `/api/users/${ray}/rules`)).json().map((r: { name: string }) => r.name)).toEqual([SAMPLE_INTAKE_RULE_NAME]);
   });
 
   it('keeps the organization’s intake rules: administrators create and delete them, users read them and their own', async () => {
     const created = await t.call(DEMO.riverviewAdmin, 'POST', '/api/intakerules', { name: 'Fax from Lakeside', fromAddress: '(503) 555-0101', sourceType: 'Fax' });
     expect(created.statusCode, created.body).toBe(200);
     const rule = created.json();
-    expect(rule).toEqual({ id: expect.any(String), name: 'Fax from Lakeside', toAddress: null, fromAddress: '5035550101', sourceType: 'Fax' });
+    expect(rule).toEqual({ id: expect.any(String), name: 'Fax from Lakeside', toAddresses: [], fromAddress: '5035550101', sourceType: 'Fax', isGlobal: false });
     expect((await t.call(DEMO.riverviewAdmin, 'POST', '/api/intakerules', { name: 'Everything' })).json().message).toBe('A rule needs a To address, a From address or a source type.');
     expect((await t.call(DEMO.riverviewUser, 'POST', '/api/intakerules', { name: 'Mine', sourceType: 'Fax' })).statusCode).toBe(403);
 

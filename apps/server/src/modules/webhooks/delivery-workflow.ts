@@ -4,9 +4,11 @@ import type { Database, DbOrTx } from '../../db/client.ts';
 import { html } from '../../platform/mail/html.ts';
 import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
-import { errorText, type WorkflowHandler } from '../../platform/workflows/context.ts';
+import type { WorkflowHandler } from '../../platform/workflows/context.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
+import { guardedPost, type PostResult, type ResolveHost } from './guarded-post.ts';
 import * as q from './queries.ts';
+import { openWebhookSecret } from './secrets.ts';
 
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhook-delivery';
 
@@ -23,6 +25,8 @@ export interface WebhookEvent {
   organizationId: string;
   type: WebhookEventType;
   messageId: string;
+  // One recipient of a sent message (delivered / deliveryFailed).
+  deliveryId?: string;
   occurredAt?: Date;
 }
 
@@ -34,7 +38,7 @@ export async function emitWebhookEvent(tx: DbOrTx, event: WebhookEvent): Promise
   const eventId = randomUUID();
   const occurredAt = event.occurredAt ?? new Date();
   // ids and the event type only: never a subject, patient or file name.
-  const payload = { id: eventId, type: event.type, occurredAt: occurredAt.toISOString(), organizationId: event.organizationId, data: { messageId: event.messageId } };
+  const payload = { id: eventId, type: event.type, occurredAt: occurredAt.toISOString(), organizationId: event.organizationId, data: { messageId: event.messageId, ...(event.deliveryId ? { deliveryId: event.deliveryId } : {}) } };
   for (const hook of subscribers) {
     const delivery = await q.insertDelivery(tx, { webhookId: hook.id, organizationId: event.organizationId, eventId, eventType: event.type, payload, occurredAt });
     await enqueue(tx, { type: WEBHOOK_DELIVERY_WORKFLOW, organizationId: event.organizationId, correlationId: delivery.id, payload: { deliveryId: delivery.id, attempt: 1 } });
@@ -42,34 +46,28 @@ export async function emitWebhookEvent(tx: DbOrTx, event: WebhookEvent): Promise
   return eventId;
 }
 
-export const webhookSignature = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-
-function authorizationHeaders(hook: q.WebhookRow, body: string): Record<string, string> {
-  switch (hook.authenticationType) {
-    case 'HmacSha256':
-      return { [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(hook.secret, body) };
-    case 'Bearer':
-      return { authorization: `Bearer ${hook.secret}` };
-    case 'Basic':
-      return { authorization: `Basic ${Buffer.from(`${hook.userName ?? ''}:${hook.secret}`).toString('base64')}` };
-  }
+// A recipient of a sent message settled: called by each transport in the transaction whose conditional update (still
+// Pending) made the change, and only when a row changed, so each (recipient, outcome) is emitted once.
+export function emitDeliveryOutcome(tx: DbOrTx, delivery: { id: string; organizationId: string; messageId: string }, outcome: 'Delivered' | 'Failed', at: Date) {
+  return emitWebhookEvent(tx, {
+    organizationId: delivery.organizationId,
+    type: outcome === 'Delivered' ? 'message.delivered' : 'message.deliveryFailed',
+    messageId: delivery.messageId,
+    deliveryId: delivery.id,
+    occurredAt: at,
+  });
 }
 
-async function post(hook: q.WebhookRow, body: string, eventId: string, signal: AbortSignal, timeoutMs: number): Promise<{ statusCode: number | null; error: string | null }> {
-  try {
-    const res = await fetch(hook.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'ClinicRelay-Webhooks/1', [WEBHOOK_EVENT_ID_HEADER]: eventId, ...authorizationHeaders(hook, body) },
-      body,
-      // A redirect is an answer, not an invitation to send the body (and its credentials) elsewhere.
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-    });
-    await res.body?.cancel().catch(() => undefined);
-    return { statusCode: res.status, error: res.ok ? null : `The receiver answered ${res.status}.` };
-  } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    return { statusCode: null, error: timedOut ? `No answer within ${timeoutMs / 1000} s.` : errorText(error instanceof Error && error.cause instanceof Error ? error.cause : error) };
+export const webhookSignature = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+function authorizationHeaders(hook: q.WebhookRow, secret: string, body: string): Record<string, string> {
+  switch (hook.authenticationType) {
+    case 'HmacSha256':
+      return { [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, body) };
+    case 'Bearer':
+      return { authorization: `Bearer ${secret}` };
+    case 'Basic':
+      return { authorization: `Basic ${Buffer.from(`${hook.userName ?? ''}:${secret}`).toString('base64')}` };
   }
 }
 
@@ -78,7 +76,11 @@ export interface WebhookDeliveryDeps {
   now: () => Date;
   mailFrom: MailAddress;
   publicUrl?: string | undefined;
+  // BLOB_ENCRYPTION_KEY: the stored credentials are sealed under a key derived from it (secrets.ts).
+  secretKey: Uint8Array;
   timeoutMs?: number;
+  // Tests: a resolver that asks their own DNS server.
+  resolveHost?: ResolveHost;
 }
 
 // The 'webhook-delivery' workflow: one try per run. A failed try schedules the next one as a new workflow with
@@ -97,7 +99,19 @@ export function webhookDeliveryWorkflow(deps: WebhookDeliveryDeps): WorkflowHand
     }
     const body = JSON.stringify(delivery.payload);
     const started = Date.now();
-    const result = await post(hook, body, delivery.eventId, ctx.signal, deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const result: PostResult = await guardedPost({
+      url: hook.url,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'ClinicRelay-Webhooks/1',
+        [WEBHOOK_EVENT_ID_HEADER]: delivery.eventId,
+        ...authorizationHeaders(hook, openWebhookSecret(deps.secretKey, hook), body),
+      },
+      body,
+      signal: ctx.signal,
+      timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(deps.resolveHost ? { resolveHost: deps.resolveHost } : {}),
+    });
     const durationMs = Date.now() - started;
     const now = deps.now();
     const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

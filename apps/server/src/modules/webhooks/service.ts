@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   webhookAuthenticationNames,
   webhookAuthenticationTypes,
@@ -17,10 +17,13 @@ import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import * as q from './queries.ts';
+import { openWebhookSecret, sealWebhookSecret } from './secrets.ts';
 
 export interface WebhooksDeps {
   db: Database;
   now: () => Date;
+  // BLOB_ENCRYPTION_KEY: credentials are sealed at rest under a key derived from it (secrets.ts).
+  secretKey: Uint8Array;
 }
 
 type Body = z.output<typeof webhookBody>;
@@ -68,8 +71,9 @@ export async function save(deps: WebhooksDeps, caller: OrgCaller, body: Body): P
   return deps.db.transaction(async (tx) => {
     const existing = body.id ? await q.findById(tx, caller.organizationId, body.id) : undefined;
     if (body.id && !existing) throw notFound();
+    const id = existing?.id ?? randomUUID();
     let secret: string | undefined;
-    let stored = existing?.secret;
+    let stored = existing ? openWebhookSecret(deps.secretKey, existing) : undefined;
     if (body.authenticationType === 'HmacSha256') {
       if (existing?.authenticationType !== 'HmacSha256') stored = secret = newSecret();
     } else if (body.authenticationType === 'Bearer') {
@@ -87,13 +91,13 @@ export async function save(deps: WebhooksDeps, caller: OrgCaller, body: Body): P
       url: body.url,
       events: body.events,
       authenticationType: body.authenticationType,
-      secret: stored,
+      secret: sealWebhookSecret(deps.secretKey, id, stored),
       userName: body.authenticationType === 'Basic' ? (body.userName ?? null) : null,
       isEnabled: body.isEnabled,
       ...(body.isEnabled ? { disabledReason: null } : {}),
       updatedAt: now,
     };
-    const row = existing ? await q.update(tx, existing.id, values) : await q.insert(tx, { ...values, organizationId: caller.organizationId, createdAt: now });
+    const row = existing ? await q.update(tx, existing.id, values) : await q.insert(tx, { ...values, id, organizationId: caller.organizationId, createdAt: now });
     await writeAudit(tx, {
       eventType: existing ? 'WebhookUpdated' : 'WebhookCreated',
       ...auditedBy(caller),

@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, webhookMessages } from '@clinicrelay/contracts/webhooks.ts';
@@ -18,39 +16,13 @@ import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
 import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { emitWebhookEvent, WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from './delivery-workflow.ts';
+import { startReceiver } from './webhook-test-receiver.ts';
 
 const ADMIN = 'admin@lakeside.example.org';
 const USER = 'user@lakeside.example.org';
 const OTHER_ADMIN = 'admin@riverview.example.org';
 const NOBODY = '00000000-0000-4000-8000-000000000000';
 const quiet: WorkflowLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-// A receiver on loopback: answers each request with the next queued status (200 when none is queued).
-function startReceiver() {
-  const received: Received[] = [];
-  const statuses: number[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end();
-    });
-  });
-  return {
-    received,
-    statuses,
-    server,
-    listen: () => new Promise<string>((done) => server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 describe('webhooks (issue 13 §6)', () => {
   const t = useTestApp();
@@ -60,7 +32,7 @@ describe('webhooks (issue 13 §6)', () => {
   let lakeside: string;
   const orgId = async (subdomain: string) => (await db().select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, subdomain)))[0]!.id;
   const runDeliveries = (database: Database = db()) =>
-    runOnce({ db: database, handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: database, now: () => t.clock.now, mailFrom: t.config.mailFrom })]]), logger: quiet });
+    runOnce({ db: database, handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: database, now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey })]]), logger: quiet });
   const create = async (body: object, user = ADMIN) => {
     const res = await t.call(user, 'PUT', '/api/webhooks/', { url, events: ['message.received'], ...body });
     expect(res.statusCode, res.body).toBe(200);
@@ -84,7 +56,12 @@ describe('webhooks (issue 13 §6)', () => {
   it('lets an Administrator add, read, change and delete the organization’s webhooks; the HMAC secret is shown once', async () => {
     expect((await t.call(ADMIN, 'GET', '/api/webhooks/')).json()).toEqual([]);
     // Only the events the product emits are offered.
-    expect((await t.call(ADMIN, 'GET', '/api/webhooks/events')).json()).toEqual([{ value: 'message.received', name: 'Message received' }]);
+    expect((await t.call(ADMIN, 'GET', '/api/webhooks/events')).json()).toEqual([
+      { value: 'message.received', name: 'Message received' },
+      { value: 'message.delivered', name: 'Message delivered' },
+      { value: 'message.deliveryFailed', name: 'Delivery failed' },
+      { value: 'message.processed', name: 'Message processed' },
+    ]);
     expect((await t.call(ADMIN, 'GET', '/api/webhooks/authenticationtypes')).json().map((a: { value: string }) => a.value)).toEqual(['HmacSha256', 'Bearer', 'Basic']);
 
     const created = await create({ url: 'https://emr.example.org/hooks', authenticationType: 'HmacSha256', events: ['message.received'] });
@@ -99,8 +76,10 @@ describe('webhooks (issue 13 §6)', () => {
     const updated = await create({ id: created.id, url: 'https://emr.example.org/v2', authenticationType: 'HmacSha256', isEnabled: false });
     expect(updated).toMatchObject({ url: 'https://emr.example.org/v2', isEnabled: false });
     expect(updated).not.toHaveProperty('secret');
+    // Stored sealed, never as the secret itself.
     const [stored] = await db().select().from(webhooks).where(eq(webhooks.id, created.id));
-    expect(stored!.secret).toBe(created.secret);
+    expect(stored!.secret).toMatch(/^sealed:v1:/);
+    expect(stored!.secret).not.toContain(created.secret!);
 
     // Switching to Basic needs a password; the user name is shown, the password never.
     const toBasic = await t.call(ADMIN, 'PUT', '/api/webhooks', { id: created.id, url, events: ['message.received'], authenticationType: 'Basic', userName: 'emr' });
@@ -207,7 +186,7 @@ describe('webhooks (issue 13 §6)', () => {
       get: (target, key, receiverObj) =>
         key === 'transaction' ? () => Promise.reject(new Error('worker killed')) : (Reflect.get(target, key, receiverObj) as unknown),
     });
-    const handler = webhookDeliveryWorkflow({ db: dying, now: () => t.clock.now, mailFrom: t.config.mailFrom });
+    const handler = webhookDeliveryWorkflow({ db: dying, now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey });
     await expect(handler(workflowContext({ db: dying, workflow: workflow!, now: () => t.clock.now, signal: new AbortController().signal }))).rejects.toThrow('worker killed');
     expect(receiver.received).toHaveLength(1);
     // Another worker runs the workflow again.

@@ -14,6 +14,8 @@ import { localFaxLine } from '../../transports/local.ts';
 import { createBlobStore } from '../blobs/blob-store.ts';
 import { SEND_MAIL_WORKFLOW, sendMailWorkflow } from '../mail/outbox.ts';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from '../../modules/webhooks/delivery-workflow.ts';
+import { DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow } from '../../modules/notifications/daily.ts';
+import { NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow } from '../../modules/notifications/new-messages.ts';
 import { mailTransport } from '../mail/transports.ts';
 import { sharedWorkerPool } from '../workers/worker-pool.ts';
 import type { WorkflowHandlers } from './context.ts';
@@ -41,6 +43,8 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
     // SMTP_URL, or .eml files under DATA_DIR/outbox.
     [SEND_MAIL_WORKFLOW, sendMailWorkflow({ db: deps.db, transport: mailTransport(deps.config), now: deps.now })],
-    [WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
+    [WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl, secretKey: deps.config.blobEncryptionKey })],
+    [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
+    [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
   ]);
 }

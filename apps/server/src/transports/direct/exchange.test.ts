@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { createTransport } from 'nodemailer';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import type { DnsServer } from '../../platform/direct/dns-server.ts';
 import { createDirectDeps } from './direct-deps.ts';
 import { startDnsPublisher } from './dns-publisher.ts';
 import { startDirectListener, type DirectListener } from './listener.ts';
+import { makePeerWorld } from '../../db/seed/demo-peer.ts';
 import { failOverdueDeliveries } from './timeline.ts';
 
 // Issue 12 §5: two installations on one machine (their own databases, data folders, Direct domains and SMTP ports),
@@ -70,8 +71,8 @@ describe('Direct between two installations over SMTP', () => {
 
   beforeAll(async () => {
     const [ta, tb] = await Promise.all([createTestApp(), createTestApp()]);
-    // The peer's demo world lives on its own Direct domain.
-    await tb.handle.db.execute(sql`update document_sources set full_address = replace(full_address, '.direct.example.org', '.peer.example.net') where type = 'Direct'`);
+    // The peer's demo world lives on its own Direct domain (its addresses and intake rules), as `npm run demo:peer` makes it.
+    await makePeerWorld(tb.handle.db);
     await seedDemoCertificates(ta.handle.db, ta.config.blobEncryptionKey);
     await seedDemoCertificates(tb.handle.db, tb.config.blobEncryptionKey);
     // Introduced to each other by exchanging anchors.

@@ -3,6 +3,7 @@ import { deliveryReasons, type DeliveryStage } from '@clinicrelay/contracts/deli
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { deliveries, deliveryEvents, messages } from '../../db/schema/messages.ts';
 import type { Disposition } from '../../platform/direct/mdn.ts';
+import { emitDeliveryOutcome } from '../../modules/webhooks/delivery-workflow.ts';
 
 type DeliveryRef = { id: string; organizationId: string; messageId: string };
 
@@ -20,10 +21,12 @@ export async function settleMessage(db: DbOrTx, messageId: string, at: Date) {
 
 async function failDelivery(db: DbOrTx, delivery: DeliveryRef, reason: string, at: Date) {
   await recordStage(db, delivery, 'Failed', reason, at);
-  await db
+  const failed = await db
     .update(deliveries)
     .set({ status: 'Failed', reason, notificationDueAt: null, updatedAt: at })
-    .where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'Pending')));
+    .where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'Pending')))
+    .returning({ id: deliveries.id });
+  if (failed.length) await emitDeliveryOutcome(db, delivery, 'Failed', at);
   await settleMessage(db, delivery.messageId, at);
 }
 
@@ -48,8 +51,9 @@ export async function applyNotification(
       await tx.update(deliveries).set({ reason: deliveryReasons.directProcessed, updatedAt: at }).where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'Pending')));
     } else if (mdn.disposition === 'dispatched') {
       await recordStage(tx, delivery, 'Dispatched', null, at);
-      // A late notification corrects a recipient failed only for want of one: it was delivered after all.
-      await tx
+      // A late notification corrects a recipient failed only for want of one: it was delivered after all (and its
+      // webhooks hear 'delivered' after 'deliveryFailed': one event per outcome).
+      const dispatched = await tx
         .update(deliveries)
         .set({ status: 'Delivered', reason: deliveryReasons.directDispatched, deliveredAt: at, notificationDueAt: null, updatedAt: at })
         .where(
@@ -57,7 +61,9 @@ export async function applyNotification(
             eq(deliveries.id, delivery.id),
             or(eq(deliveries.status, 'Pending'), and(eq(deliveries.status, 'Failed'), eq(deliveries.reason, deliveryReasons.noNotification))),
           ),
-        );
+        )
+        .returning({ id: deliveries.id });
+      if (dispatched.length) await emitDeliveryOutcome(tx, delivery, 'Delivered', at);
       await settleMessage(tx, delivery.messageId, at);
     } else if (mdn.disposition === 'failed' || mdn.disposition === 'deleted') {
       await failDelivery(tx, delivery, mdn.failure ? `The recipient’s HISP could not deliver it: ${mdn.failure}` : 'The recipient’s HISP could not deliver it.', at);

@@ -15,7 +15,7 @@ import { ServiceAccountsTab } from './service-accounts-tab.tsx';
 const ORG = '5b7a4c1e-0000-4000-8000-0000000000aa';
 const organization = { id: ORG, name: 'Hillcrest Pediatrics', subdomain: 'hillcrest' };
 const source = (id: string, fullAddress: string, type: 'DirectMessaging' | 'Fax', status: number, statusName: string) => ({
-  id, organizationId: ORG, organizationName: organization.name, type, fullAddress, status, statusName, createdDate: '2026-11-01T10:00:00.000Z',
+  id, organizationId: ORG, organizationName: organization.name, type, fullAddress, status, statusName, createdDate: '2026-11-01T10:00:00.000Z', isGlobal: false,
 });
 
 let uninstall: (() => void) | undefined;

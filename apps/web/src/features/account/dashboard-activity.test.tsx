@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoProfile, json, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
-import { activityTexts, activityTime, typeWords } from './dashboard-activity.tsx';
+import { activityTime } from '../../components/format.ts';
+import { activityTexts, typeWords } from './dashboard-activity.tsx';
 import { recentActivityPath } from './dashboard-api.ts';
 import { emptyHandlers } from './dashboard-test-fixtures.ts';
 

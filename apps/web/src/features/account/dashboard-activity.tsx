@@ -1,8 +1,7 @@
 import { Table, Text } from '@mantine/core';
-import dayjs from 'dayjs';
-import { formatDateTime } from '../../components/format.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { RECENT_ACTIVITY_DAYS, useEventTypes, useRecentActivity } from './dashboard-api.ts';
+import { ActivityTime } from '../../components/activity-time.tsx';
 import { DashboardSection } from './dashboard-section.tsx';
 
 export const activityTexts = {
@@ -13,12 +12,6 @@ export const activityTexts = {
 
 // Types the server does not name read as words: "DraftCreated" → "Draft created".
 export const typeWords = (eventType: string) => eventType.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').replace(/ [A-Z](?=[a-z])/g, (w) => w.toLowerCase());
-
-/** Today's events show their time (h:mm A), earlier ones their day (MMM DD). */
-export function activityTime(value: string, now = dayjs()) {
-  const at = dayjs(value);
-  return at.isSame(now, 'day') ? at.format('h:mm A') : at.format('MMM DD');
-}
 
 /** The organization's latest message events (GET /api/messages/events). */
 export function DashboardActivity() {
@@ -46,9 +39,7 @@ export function DashboardActivity() {
             {items.map((event) => (
               <Table.Tr key={event.id}>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <time dateTime={event.createdOn} title={formatDateTime(event.createdOn)}>
-                    {activityTime(event.createdOn)}
-                  </time>
+                  <ActivityTime at={event.createdOn} />
                 </Table.Td>
                 <Table.Td>{typeName(event.eventType)}</Table.Td>
                 <Table.Td>

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { attachmentSummary, documentType, message, type Patient } from '@clinicrelay/contracts/messages.ts';
-import { extractionStatus, intakeList, processedTypes, usersPage, type IntakeFilter, type UserSort } from '@clinicrelay/contracts/intake.ts';
+import { extractionStatus, intakeList, intakeMessages, processedTypes, usersPage, type IntakeFilter, type UserSort } from '@clinicrelay/contracts/intake.ts';
 import type { AttachmentMetaInput } from '@clinicrelay/contracts/attachments.ts';
 import { ApiError, apiFetch } from '../../api/client.ts';
 
@@ -19,7 +19,12 @@ export const intakeKeys = {
 
 export type IntakeListAnswer = z.infer<typeof intakeList>;
 /** Who can assign addresses and rules, when the answer says nothing is assigned to the caller. */
-export const administratorNames = (answer: IntakeListAnswer | undefined) => (answer?.administrators ?? []).join(', ');
+// What an empty Intake says: why a User sees nothing, naming the intake rules (issue 13 §4).
+export function emptyIntakeText(answer: IntakeListAnswer | undefined): string {
+  const rules = (answer?.ruleNames ?? []).map((name) => `“${name}”`).join(', ');
+  if (answer?.nothingAssigned) return [intakeMessages.nothingAssigned((answer.administrators ?? []).join(', ')), rules && intakeMessages.ruleCouldBring(rules)].filter(Boolean).join(' ');
+  return [intakeMessages.noMessages, rules && intakeMessages.rulesBring(rules)].filter(Boolean).join(' ');
+}
 
 /** POST /api/messages, or POST /api/intake when UseOptimizedIntake is on (end-user §7). */
 export const intakeListQuery = (filter: IntakeFilter, optimized: boolean) =>

@@ -185,13 +185,17 @@ describe('Intake list (end-user §2 "Intake screens")', () => {
     expect(await screen.findByText('1–1 of 1')).toBeTruthy();
   });
 
-  it('says who can help when nothing is assigned to the user, and the plain empty text otherwise', async () => {
-    await open({ items: [], answer: { nothingAssigned: true, administrators: ['Dana Reyes', 'Sam Ortiz'] } });
+  it('says who can help when nothing is assigned to the user, naming the rules, and the plain empty text otherwise', async () => {
+    await open({ items: [], answer: { nothingAssigned: true, administrators: ['Dana Reyes', 'Sam Ortiz'], ruleNames: ['To Records (Sample)'] } });
     expect(
       await screen.findByText(
-        'No Direct addresses, fax numbers or intake rules are assigned to you yet, so no messages reach your Intake. Ask an administrator of your organization (Dana Reyes, Sam Ortiz) to assign them.',
+        'No intake rules are assigned to you yet, so no messages reach your Intake. Ask an administrator of your organization (Dana Reyes, Sam Ortiz) to assign them. An administrator can add you to an intake rule such as “To Records (Sample)”.',
       ),
     ).toBeTruthy();
+    uninstall?.();
+    cleanup();
+    await open({ items: [], answer: { ruleNames: ['Faxes', 'Labs'] } });
+    expect(await screen.findByText('There are no messages matching your criteria. Your Intake shows the messages your intake rules bring: “Faxes”, “Labs”.')).toBeTruthy();
     uninstall?.();
     cleanup();
     await open({ items: [] });

@@ -13,7 +13,7 @@ import { useListState, type ListStatePatch } from '../../components/list-state.t
 import { MessageActivityModal } from '../../components/message-activity-modal.tsx';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { TruncatedText } from '../../components/truncated-text.tsx';
-import { administratorNames, intakeKeys, processMessage, useIntakeList, type ProcessType } from './api.ts';
+import { emptyIntakeText, intakeKeys, processMessage, useIntakeList, type ProcessType } from './api.ts';
 import { DeleteMessageModal } from './delete-message-modal.tsx';
 import { GearTaskList } from './gear-task-list.tsx';
 import { useIntakeHub, usePresence } from './hub.ts';
@@ -182,7 +182,7 @@ export function IntakePage() {
     { value: 'mine', label: counts ? `Assigned to me (${formatCount(counts.assignedToSelf)})` : 'Assigned to me' },
   ];
   const activeFilters = extra.statuses.length + extra.sourceTypes.length + extra.processedTypes.length + extra.sources.length;
-  const emptyText = list.data?.nothingAssigned ? intakeMessages.nothingAssigned(administratorNames(list.data)) : intakeMessages.noMessages;
+  const emptyText = emptyIntakeText(list.data);
 
   return (
     <>

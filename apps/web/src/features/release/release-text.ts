@@ -21,7 +21,7 @@ export function formatAddress(value: string): string {
 }
 
 // The addresses the user may send from.
-export const usableFrom = (sources: { address: { fullAddress: string }; status: number }[] | undefined) =>
+export const usableFrom = (sources: { address: { fullAddress: string }; status: number; canSend: boolean }[] | undefined) =>
   (sources ?? []).filter(isUsableSource).map((s) => s.address.fullAddress);
 
 /**

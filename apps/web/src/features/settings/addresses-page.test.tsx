@@ -27,6 +27,11 @@ function start(items: unknown[] = [FAX, DIRECT]) {
         listed = [...listed, ordered];
         return json(200, { ...ordered, provider: 'sandbox', notice: documentSourceMessages.sandboxFaxAssigned('503-555-0100') });
       },
+      [`PUT /api/admin/documentsources/${FAX.id}/global`]: (body) => {
+        const changed = { ...FAX, isGlobal: (body as { isGlobal: boolean }).isGlobal };
+        listed = listed.map((s) => ((s as { id: string }).id === FAX.id ? changed : s));
+        return json(200, changed);
+      },
       [`DELETE /api/admin/documentsources?id=${FAX.id}`]: () => {
         listed = listed.map((s) => (s === FAX ? { ...FAX, status: 4, statusName: 'Deleted' } : s));
         return json(200, { ok: true });
@@ -47,6 +52,17 @@ describe('Addresses and fax numbers (/settings/addresses)', () => {
     expect(within(fax).getByText('Morgan Multi')).toBeTruthy();
     expect(within(screen.getByText('intake@lakeside.direct.example.org').closest('tr')!).getByText('Leo Shore')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Addresses and fax numbers' })).toBeTruthy();
+  });
+
+  it('makes an address every user’s: the switch puts it, and the row no longer lists single senders', async () => {
+    const { calls } = start();
+    const toggle = await screen.findByRole<HTMLInputElement>('switch', { name: 'Every user may send from 503-555-0101' });
+    expect(toggle.checked).toBe(false);
+    fireEvent.click(toggle);
+    expect(await screen.findByText(documentSourceMessages.madeGlobal)).toBeTruthy();
+    expect(calls.find((c) => c.key === `PUT /api/admin/documentsources/${FAX.id}/global`)?.body).toEqual({ isGlobal: true });
+    await waitFor(() => expect(screen.getByRole<HTMLInputElement>('switch', { name: 'Every user may send from 503-555-0101' }).checked).toBe(true));
+    expect(screen.queryByText('Morgan Multi')).toBeNull();
   });
 
   it('says so when there are none', async () => {

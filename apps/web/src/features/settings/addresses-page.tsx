@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { DOCUMENT_SOURCE_STATUS as STATUS, documentSourceMessages, type AdminDocumentSourceListItem } from '@clinicrelay/contracts/document-sources.ts';
 import { usePageTitle } from '../../app/page-title.ts';
@@ -8,8 +8,9 @@ import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { formatDate } from '../../components/format.ts';
 import { ListPage, type ListColumn } from '../../components/list-page.tsx';
 import { useListState } from '../../components/list-state.ts';
-import { notifySuccess } from '../../components/notify.ts';
-import { useOrderFaxNumber, useOrganizationSources, useRemoveSource } from './api.ts';
+import { errorDetails } from '../../components/error-details.ts';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { useOrderFaxNumber, useOrganizationSources, useRemoveSource, useSetSourceGlobal } from './api.ts';
 import { RequestAddressModal } from './request-address-modal.tsx';
 import { settingsText as text } from './settings-text.ts';
 
@@ -30,6 +31,7 @@ export function AddressesPage() {
   const query = useOrganizationSources(organizationId, state);
   const orderFax = useOrderFaxNumber();
   const remove = useRemoveSource();
+  const setGlobal = useSetSourceGlobal();
   const [requesting, setRequesting] = useState(false);
   const [orderingFax, setOrderingFax] = useState(false);
   const [removing, setRemoving] = useState<AdminDocumentSourceListItem | null>(null);
@@ -41,7 +43,29 @@ export function AddressesPage() {
     {
       key: 'senders',
       header: 'Who may send',
-      render: (row) => (row.senders.length ? row.senders.map((s) => s.fullName).join(', ') : <Text span c="dimmed" size="sm">{text.noSenders}</Text>),
+      render: (row) => (
+        <Stack gap={4}>
+          <Switch
+            size="xs"
+            label={text.globalAddress}
+            aria-label={`Every user may send from ${displayAddress(row.fullAddress)}`}
+            title={text.globalAddressHint}
+            checked={row.isGlobal}
+            disabled={row.status === STATUS.Deleted || setGlobal.isPending}
+            onChange={(event) => {
+              const isGlobal = event.currentTarget.checked;
+              setGlobal.mutate(
+                { id: row.id, isGlobal },
+                {
+                  onSuccess: () => notifySuccess(isGlobal ? documentSourceMessages.madeGlobal : documentSourceMessages.madePersonal),
+                  onError: (failure) => notifyError(errorDetails(failure).message),
+                },
+              );
+            }}
+          />
+          {!row.isGlobal && (row.senders.length ? <Text size="sm">{row.senders.map((s) => s.fullName).join(', ')}</Text> : <Text span c="dimmed" size="sm">{text.noSenders}</Text>)}
+        </Stack>
+      ),
     },
     { key: 'createdDate', header: 'Added', render: (row) => formatDate(row.createdDate) },
     {

@@ -1,47 +1,14 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { okResponse } from '@clinicrelay/contracts/account.ts';
-import { adminDocumentSource, adminDocumentSourcePage, faxNumberOrdered, type documentSourceCreate } from '@clinicrelay/contracts/document-sources.ts';
+import { adminDocumentSource, faxNumberOrdered, type documentSourceCreate } from '@clinicrelay/contracts/document-sources.ts';
 import { intakeRuleView, userDocumentSources, userIntakeRules, usersPage, type intakeRuleCreate } from '@clinicrelay/contracts/intake.ts';
 import { apiFetch } from '../../api/client.ts';
-import type { ListState } from '../../components/list-state.ts';
 
-// Issue 13 §2–§4: the organization's addresses and fax numbers, its intake rules, and per user who sends from which
-// address and which rules bring them messages.
-export const settingsKeys = {
-  all: ['settings'] as const,
-  sources: () => [...settingsKeys.all, 'sources'] as const,
-  sourcePage: (organizationId: string, state: ListState) => [...settingsKeys.sources(), organizationId, state] as const,
-  allSources: (organizationId: string) => [...settingsKeys.sources(), organizationId, 'all'] as const,
-  rules: () => [...settingsKeys.all, 'rules'] as const,
-  users: () => [...settingsKeys.all, 'users'] as const,
-  userAccess: (userId: string) => [...settingsKeys.all, 'userAccess', userId] as const,
-};
+export { settingsKeys, useAllOrganizationSources, useIntakeRules, useOrganizationSources, type IntakeRuleView } from '../../api/organization-access.ts';
+import { settingsKeys } from '../../api/organization-access.ts';
 
-export type IntakeRuleView = z.infer<typeof intakeRuleView>;
 export type IntakeRuleValues = z.input<typeof intakeRuleCreate>;
-
-// GET /api/admin/documentsources: for an organization's Administrator the server answers its own organization only.
-function sourcesPath(organizationId: string, state: Pick<ListState, 'page' | 'pageSize' | 'sortDir' | 'search'>) {
-  const params = new URLSearchParams({ organizationId, pageNumber: String(state.page), pageSize: String(state.pageSize), sortDir: state.sortDir });
-  if (state.search) params.set('search', state.search);
-  return `/api/admin/documentsources?${params.toString()}`;
-}
-
-export const useOrganizationSources = (organizationId: string, state: ListState) =>
-  useQuery({
-    queryKey: settingsKeys.sourcePage(organizationId, state),
-    queryFn: ({ signal }) => apiFetch(sourcesPath(organizationId, state), { schema: adminDocumentSourcePage, signal }),
-    placeholderData: keepPreviousData,
-  });
-
-// Every address of the organization (one page of 100), for the send-permission and rule pickers.
-export const useAllOrganizationSources = (organizationId: string, enabled = true) =>
-  useQuery({
-    queryKey: settingsKeys.allSources(organizationId),
-    queryFn: ({ signal }) => apiFetch(sourcesPath(organizationId, { page: 1, pageSize: 100, sortDir: 'asc', search: '' }), { schema: adminDocumentSourcePage, signal }),
-    enabled,
-  });
 
 function useInvalidating<A, R>(call: (args: A) => Promise<R>, keys: readonly (readonly unknown[])[]) {
   const queryClient = useQueryClient();
@@ -71,12 +38,12 @@ export const useRemoveSource = () =>
     [settingsKeys.sources()],
   );
 
-// GET /api/intakerules: the organization's rules.
-export const useIntakeRules = () =>
-  useQuery({
-    queryKey: settingsKeys.rules(),
-    queryFn: ({ signal }) => apiFetch('/api/intakerules', { schema: z.array(intakeRuleView), signal }),
-  });
+// Not in the spec: PUT /api/admin/documentsources/{id}/global (issue 13 §2).
+export const useSetSourceGlobal = () =>
+  useInvalidating(
+    ({ id, isGlobal }: { id: string; isGlobal: boolean }) => apiFetch(`/api/admin/documentsources/${id}/global`, { method: 'PUT', body: { isGlobal }, schema: adminDocumentSource }),
+    [settingsKeys.sources()],
+  );
 
 export const useSaveIntakeRule = () =>
   useInvalidating(

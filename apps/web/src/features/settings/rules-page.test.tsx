@@ -8,8 +8,8 @@ import { adminProfile, DIRECT, FAX, ORG_ID, sourcesPath } from './settings-test-
 let uninstall: (() => void) | undefined;
 afterEach(() => uninstall?.());
 
-const SAMPLE = { id: '7b2c3d4e-5f60-4a71-8b92-a3b4c5d6e7f8', name: 'To Records (Sample)', toAddress: 'intake@lakeside.direct.example.org', fromAddress: null, sourceType: null };
-const LABS = { id: '8c3d4e5f-6071-4b82-9ca3-b4c5d6e7f809', name: 'Labs from Riverview', toAddress: null, fromAddress: 'lab@riverview.direct.example.org', sourceType: 'Direct' };
+const SAMPLE = { id: '7b2c3d4e-5f60-4a71-8b92-a3b4c5d6e7f8', name: 'To Records (Sample)', toAddresses: ['intake@lakeside.direct.example.org'], fromAddress: null, sourceType: null, isGlobal: false };
+const LABS = { id: '8c3d4e5f-6071-4b82-9ca3-b4c5d6e7f809', name: 'Labs from Riverview', toAddresses: [], fromAddress: 'lab@riverview.direct.example.org', sourceType: 'Direct', isGlobal: false };
 const LEO = { id: 'u-3', userName: 'user@lakeside.example.org', firstName: 'Leo', lastName: 'Shore', fullName: 'Leo Shore', roles: ['User'] };
 
 function start(rules: unknown[] = [SAMPLE, LABS]) {
@@ -20,7 +20,7 @@ function start(rules: unknown[] = [SAMPLE, LABS]) {
     handlers: {
       'GET /api/intakerules': () => json(200, listed),
       'POST /api/intakerules': (body) => {
-        const created = { id: 'r-new', toAddress: null, fromAddress: null, sourceType: null, ...(body as object) };
+        const created = { id: 'r-new', toAddresses: [], fromAddress: null, sourceType: null, isGlobal: false, ...(body as object) };
         listed = [...listed, created];
         return json(200, created);
       },
@@ -55,6 +55,7 @@ describe('Intake rules (/settings/rules)', () => {
     const labs = screen.getByText('Labs from Riverview').closest('tr')!;
     expect(within(labs).getByText('lab@riverview.direct.example.org')).toBeTruthy();
     expect(within(labs).getByText("Any of the organization's addresses")).toBeTruthy();
+    expect(within(labs).getByText('Users given the rule')).toBeTruthy();
   });
 
   it('says so when there are none', async () => {
@@ -74,7 +75,7 @@ describe('Intake rules (/settings/rules)', () => {
     fireEvent.change(within(dialog).getByRole('textbox', { name: /From \(external\)/ }), { target: { value: '5035550999' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('The intake rule was saved.')).toBeTruthy();
-    expect(calls.find((c) => c.key === 'POST /api/intakerules')?.body).toEqual({ name: 'Faxes from St. Mary', fromAddress: '5035550999', toAddress: null, sourceType: null });
+    expect(calls.find((c) => c.key === 'POST /api/intakerules')?.body).toEqual({ name: 'Faxes from St. Mary', fromAddress: '5035550999', toAddresses: [], sourceType: null, isGlobal: false });
     expect(await screen.findByText('Faxes from St. Mary')).toBeTruthy();
   });
 

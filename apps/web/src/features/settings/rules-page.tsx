@@ -36,7 +36,7 @@ function RulesSection() {
   const page = useMemo(() => {
     if (!rules.data) return undefined;
     const search = state.search.trim().toLowerCase();
-    const matching = rules.data.filter((r) => !search || [r.name, r.fromAddress, r.toAddress].some((v) => v?.toLowerCase().includes(search)));
+    const matching = rules.data.filter((r) => !search || [r.name, r.fromAddress, ...r.toAddresses].some((v) => v?.toLowerCase().includes(search)));
     const sorted = [...matching].sort((a, b) => a.name.localeCompare(b.name) * (state.sortDir === 'desc' ? -1 : 1));
     const start = (state.page - 1) * state.pageSize;
     return { items: sorted.slice(start, start + state.pageSize), totalCount: matching.length };
@@ -45,8 +45,9 @@ function RulesSection() {
   const columns: ListColumn<IntakeRuleView>[] = [
     { key: 'name', header: 'Name', sortable: true },
     { key: 'fromAddress', header: 'From (external)', render: (r) => (r.fromAddress ? displayAddress(r.fromAddress) : text.anySender) },
-    { key: 'toAddress', header: 'Applies to', render: (r) => (r.toAddress ? displayAddress(r.toAddress) : text.anyAddress) },
+    { key: 'toAddresses', header: 'Applies to', render: (r) => (r.toAddresses.length ? r.toAddresses.map(displayAddress).join(', ') : text.anyAddress) },
     { key: 'sourceType', header: 'Source type', render: (r) => r.sourceType ?? 'Any' },
+    { key: 'isGlobal', header: 'Users', render: (r) => (r.isGlobal ? text.everyUser : text.usersGiven) },
     {
       key: 'actions',
       header: 'Actions',

@@ -15,6 +15,7 @@ export const source = (id: string, fullAddress: string, extra: Record<string, un
   status: 1,
   statusName: 'Activated',
   createdDate: '2026-11-02T15:00:00Z',
+  isGlobal: false,
   senders: [],
   ...extra,
 });

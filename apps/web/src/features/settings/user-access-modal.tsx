@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
-import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
-import { DOCUMENT_SOURCE_STATUS as STATUS } from '@clinicrelay/contracts/document-sources.ts';
+import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useSession } from '../../app/session-context.ts';
+import { accessOptions, accessText, ChoiceGroup, type ChoiceOption } from '../../components/access-choices.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { useAllOrganizationSources, useIntakeRules, useSaveUserAccess, useUserAccess } from './api.ts';
@@ -34,25 +33,16 @@ function UserAccessForm({ userId, onClose }: { userId: string; onClose: () => vo
     return failure ? <Text c="red">{errorDetails(failure).message}</Text> : <Loader size="sm" aria-label="Loading" />;
   }
   const assigned = access.data;
-  // Removed addresses are not offered, unless the user still has one (it is kept unless unticked).
-  const sourceOptions = sources.data.items
-    .filter((s) => s.status !== STATUS.Deleted || assigned.documentSourceIds.includes(s.id))
-    .map((s) => ({ value: s.id, label: `${displayAddress(s.fullAddress)} (${s.type === 'Fax' ? 'fax' : 'Direct'}, ${s.statusName})` }));
-  const ruleOptions = rules.data.map((r) => ({ value: r.id, label: r.name }));
+  const { sourceOptions, ruleOptions } = accessOptions(sources.data.items, rules.data, assigned.documentSourceIds);
   return <AccessChoices userId={userId} organizationId={organizationId} initial={assigned} sourceOptions={sourceOptions} ruleOptions={ruleOptions} onClose={onClose} />;
-}
-
-interface Option {
-  value: string;
-  label: string;
 }
 
 function AccessChoices(props: {
   userId: string;
   organizationId: string;
   initial: { documentSourceIds: string[]; intakeRuleIds: string[] };
-  sourceOptions: Option[];
-  ruleOptions: Option[];
+  sourceOptions: ChoiceOption[];
+  ruleOptions: ChoiceOption[];
   onClose: () => void;
 }) {
   const { userId, organizationId, initial, sourceOptions, ruleOptions, onClose } = props;
@@ -70,8 +60,8 @@ function AccessChoices(props: {
   };
   return (
     <Stack>
-      <ChoiceGroup title={text.sendPermissions} hint={text.sendPermissionsHint} empty={text.noAddresses} options={sourceOptions} value={documentSourceIds} onChange={setSources} />
-      <ChoiceGroup title={text.intakeRules} hint={text.intakeRulesHint} empty={text.noRules} options={ruleOptions} value={intakeRuleIds} onChange={setRules} />
+      <ChoiceGroup title={accessText.sendPermissions} hint={accessText.sendPermissionsHint} empty={accessText.noAddresses} options={sourceOptions} value={documentSourceIds} onChange={setSources} />
+      <ChoiceGroup title={accessText.intakeRules} hint={accessText.intakeRulesHint} empty={accessText.noRules} options={ruleOptions} value={intakeRuleIds} onChange={setRules} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose} disabled={save.isPending}>
           Cancel
@@ -80,35 +70,6 @@ function AccessChoices(props: {
           Save
         </Button>
       </Group>
-    </Stack>
-  );
-}
-
-function ChoiceGroup({ title, hint, empty, options, value, onChange }: { title: string; hint: string; empty: string; options: Option[]; value: string[]; onChange: (next: string[]) => void }) {
-  const all = options.map((o) => o.value);
-  return (
-    <Stack gap="xs">
-      <Group justify="space-between">
-        <Title order={3} size="h5">
-          {title}
-        </Title>
-        <Button size="compact-xs" variant="light" aria-label={`${text.addAll}: ${title}`} disabled={options.length === 0 || all.every((v) => value.includes(v))} onClick={() => onChange([...new Set([...value, ...all])])}>
-          {text.addAll}
-        </Button>
-      </Group>
-      {options.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {empty}
-        </Text>
-      ) : (
-        <Checkbox.Group aria-label={title} description={hint} value={value} onChange={onChange}>
-          <Stack gap={6} mt="xs">
-            {options.map((o) => (
-              <Checkbox key={o.value} value={o.value} label={o.label} />
-            ))}
-          </Stack>
-        </Checkbox.Group>
-      )}
     </Stack>
   );
 }

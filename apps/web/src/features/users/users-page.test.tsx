@@ -1,31 +1,14 @@
 import userEvent from '@testing-library/user-event';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { orgUserMessages as text, type OrgUser } from '@clinicrelay/contracts/users.ts';
+import { orgUserMessages as text } from '@clinicrelay/contracts/users.ts';
 import { demoProfile, json, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
+import { LEO, orgUserRow } from './users-test-fixtures.ts';
 
 const SELF = 'u-1';
-const LEO = '5b7a4c1e-0000-4000-8000-000000000002';
 const PAT = '5b7a4c1e-0000-4000-8000-000000000003';
 
-const row = (over: Partial<OrgUser>): OrgUser => ({
-  id: LEO,
-  userName: 'leo@lakeside.example.org',
-  firstName: 'Leo',
-  lastName: 'Shore',
-  fullName: 'Leo Shore',
-  email: 'leo@lakeside.example.org',
-  roles: ['User'],
-  role: 'User',
-  jobFunctionId: 2,
-  jobFunction: 'Nurse',
-  sendPermissions: 2,
-  intakeRules: 1,
-  lastSignIn: '2026-11-20T15:00:00Z',
-  invitationStatus: 'Accepted',
-  enabled: true,
-  ...over,
-});
+const row = orgUserRow;
 const rows = [
   row({ id: SELF, userName: 'alex@lakeside.example', firstName: 'Alex', lastName: 'Morgan', fullName: 'Alex Morgan', roles: ['Administrator'], role: 'Administrator' }),
   row({}),
@@ -34,6 +17,19 @@ const rows = [
 
 const listUrl = (sort: { col: string; dir: string }, extra: Record<string, string> = {}) =>
   `/api/users?${new URLSearchParams({ page: '1', pageSize: '25', sort: JSON.stringify(sort), ...extra }).toString()}`;
+
+const SOURCE = (id: string, fullAddress: string) => ({
+  id,
+  organizationId: 'org-lakeside',
+  organizationName: 'Lakeside Clinic',
+  type: fullAddress.includes('@') ? 'DirectMessaging' : 'Fax',
+  fullAddress,
+  status: 1,
+  statusName: 'Activated',
+  createdDate: '2026-11-02T15:00:00Z',
+  isGlobal: false,
+  senders: [],
+});
 
 let uninstall: (() => void) | undefined;
 afterEach(() => uninstall?.());
@@ -46,6 +42,9 @@ function start() {
       [`GET ${listUrl({ col: 'name', dir: 'asc' })}`]: () => json(200, { items: rows, totalCount: 3 }),
       [`GET ${listUrl({ col: 'lastSignIn', dir: 'asc' })}`]: () => json(200, { items: rows, totalCount: 3 }),
       'GET /api/users/jobs': () => json(200, [{ id: 1, name: 'Physician' }, { id: 2, name: 'Nurse' }]),
+      'GET /api/admin/documentsources?organizationId=org-lakeside&pageNumber=1&pageSize=100&sortDir=asc': () =>
+        json(200, { items: [SOURCE('s-direct', 'intake@lakeside.direct.example.org'), SOURCE('s-fax', '5035550101')], totalCount: 2 }),
+      'GET /api/intakerules': () => json(200, [{ id: 'r-sample', name: 'To Records (Sample)', toAddresses: ['intake@lakeside.direct.example.org'], fromAddress: null, sourceType: null, isGlobal: false }]),
       'POST /api/users/find?username=leo%40lakeside.example.org': () => json(200, { exists: true, message: text.userNameExists }),
       'POST /api/users/find?username=dana%40lakeside.example.org': () => json(200, { exists: false, message: text.userNameAvailable }),
       'POST /api/users': (body) => json(200, row({ id: 'new', ...(body as object), invitationStatus: 'Pending' })),
@@ -125,9 +124,20 @@ describe('the organization’s Users (issue 13 §2)', { timeout: 30_000 }, () =>
     await user.click(await screen.findByRole('option', { name: 'Physician' }));
     await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
     await user.click(await screen.findByRole('option', { name: 'User' }));
+    // Send permissions and intake rules go with the new user: one address, and every rule by "Add all".
+    await user.click(within(dialog).getByRole('checkbox', { name: /intake@lakeside\.direct\.example\.org/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add all: Intake rules' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
-      expect(calls.find((c) => c.key === 'POST /api/users')?.body).toEqual({ userName: 'dana@lakeside.example.org', firstName: 'Dana', lastName: 'Reed', role: 'User', jobFunctionId: 1 }),
+      expect(calls.find((c) => c.key === 'POST /api/users')?.body).toEqual({
+        userName: 'dana@lakeside.example.org',
+        firstName: 'Dana',
+        lastName: 'Reed',
+        role: 'User',
+        jobFunctionId: 1,
+        documentSourceIds: ['s-direct'],
+        intakeRuleIds: ['r-sample'],
+      }),
     );
     expect(await screen.findByText(text.created)).toBeTruthy();
   });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Menu, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Menu, Switch, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
 import { orgUserMessages as text, type OrgUser } from '@clinicrelay/contracts/users.ts';
 import { resendInvitation, resetPassword } from '../../api/admin-users.ts';
 import { usePageTitle } from '../../app/page-title.ts';
@@ -17,8 +18,29 @@ import { UserModal } from './user-modal.tsx';
 type Row = OrgUser;
 type Confirming = { kind: 'disable' | 'enable' | 'reset' | 'delete'; row: Row } | null;
 
+// A network user (includeNetwork) is another organization's: shown with it, read-only.
+const isNetworkRow = (row: Row) => row.organizationName !== undefined;
+const NETWORK_PARAM = 'network';
+
 const columns: ListColumn<Row>[] = [
-  { key: 'name', header: 'Name', sortable: true, render: (row) => row.fullName },
+  {
+    key: 'name',
+    header: 'Name',
+    sortable: true,
+    render: (row) =>
+      isNetworkRow(row) ? (
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm">{row.fullName}</Text>
+          <Badge size="sm" variant="light" color="gray" title="A user of another organization of your network (read-only)">
+            {row.organizationName}
+          </Badge>
+        </Group>
+      ) : (
+        <Anchor component={Link} to={`/settings/users/${row.id}`} size="sm">
+          {row.fullName || row.userName}
+        </Anchor>
+      ),
+  },
   { key: 'userName', header: 'Username', sortable: true },
   { key: 'role', header: 'Role', sortable: true },
   { key: 'jobFunction', header: 'Job function', sortable: true, render: (row) => row.jobFunction ?? '' },
@@ -52,7 +74,17 @@ export function UsersPage() {
   const { profile } = useSession();
   const queryClient = useQueryClient();
   const [state, setState] = useListState({ sortCol: 'name', pageSize: 25 });
-  const list = useOrgUsers(state);
+  const [params, setParams] = useSearchParams();
+  const includeNetwork = profile.isNetworkAdmin && params.get(NETWORK_PARAM) === '1';
+  const list = useOrgUsers(state, includeNetwork);
+  const toggleNetwork = (on: boolean) =>
+    setParams((previous) => {
+      const next = new URLSearchParams(previous);
+      if (on) next.set(NETWORK_PARAM, '1');
+      else next.delete(NETWORK_PARAM);
+      next.delete('page');
+      return next;
+    });
   const [editing, setEditing] = useState<{ user: Row | null } | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: orgUserKeys.all });
@@ -78,27 +110,28 @@ export function UsersPage() {
     key: 'actions',
     header: 'Actions',
     width: 80,
-    render: (row) => (
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" aria-label={`Actions for ${row.userName}`}>
-            ⋯
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item onClick={() => setEditing({ user: row })}>Edit</Menu.Item>
-          {row.enabled && !self(row) && <Menu.Item onClick={() => setConfirming({ kind: 'disable', row })}>Disable</Menu.Item>}
-          {!row.enabled && <Menu.Item onClick={() => setConfirming({ kind: 'enable', row })}>Enable</Menu.Item>}
-          {row.enabled && <Menu.Item onClick={() => setConfirming({ kind: 'reset', row })}>Reset Password</Menu.Item>}
-          {row.enabled && row.invitationStatus === 'Pending' && <Menu.Item onClick={() => void resend(row)}>Resend Invitation</Menu.Item>}
-          {!self(row) && (
-            <Menu.Item color="red" onClick={() => setConfirming({ kind: 'delete', row })}>
-              Delete
-            </Menu.Item>
-          )}
-        </Menu.Dropdown>
-      </Menu>
-    ),
+    render: (row) =>
+      isNetworkRow(row) ? null : (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={`Actions for ${row.userName}`}>
+              ⋯
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => setEditing({ user: row })}>Edit</Menu.Item>
+            {row.enabled && !self(row) && <Menu.Item onClick={() => setConfirming({ kind: 'disable', row })}>Disable</Menu.Item>}
+            {!row.enabled && <Menu.Item onClick={() => setConfirming({ kind: 'enable', row })}>Enable</Menu.Item>}
+            {row.enabled && <Menu.Item onClick={() => setConfirming({ kind: 'reset', row })}>Reset Password</Menu.Item>}
+            {row.enabled && row.invitationStatus === 'Pending' && <Menu.Item onClick={() => void resend(row)}>Resend Invitation</Menu.Item>}
+            {!self(row) && (
+              <Menu.Item color="red" onClick={() => setConfirming({ kind: 'delete', row })}>
+                Delete
+              </Menu.Item>
+            )}
+          </Menu.Dropdown>
+        </Menu>
+      ),
   };
 
   const shown = confirming ? CONFIRM[confirming.kind] : null;
@@ -112,6 +145,11 @@ export function UsersPage() {
         onStateChange={setState}
         emptyText="There are no results matching your criteria."
         actions={<Button onClick={() => setEditing({ user: null })}>Add User</Button>}
+        toolbar={
+          profile.isNetworkAdmin && (
+            <Switch label="Include network users" checked={includeNetwork} onChange={(event) => toggleNetwork(event.currentTarget.checked)} mb={8} />
+          )
+        }
       />
       <UserModal editing={editing} onClose={() => setEditing(null)} />
       <ConfirmModal

@@ -39,7 +39,7 @@ export function WebhookAttemptsModal({ webhook, onClose }: { webhook: WebhookSum
                   <Table.Td>{a.attempt}</Table.Td>
                   <Table.Td>
                     <Badge color={ok ? 'green' : 'red'} variant="light">
-                      {a.statusCode ?? 'No answer'}
+                      {a.statusCode ?? 'Not delivered'}
                     </Badge>{' '}
                     {a.error && (
                       <Text span size="sm">

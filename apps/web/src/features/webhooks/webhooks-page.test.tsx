@@ -1,7 +1,7 @@
 import userEvent from '@testing-library/user-event';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { webhookMessages as text } from '@clinicrelay/contracts/webhooks.ts';
+import { webhookEventNames, webhookEventTypes, webhookMessages as text } from '@clinicrelay/contracts/webhooks.ts';
 import { demoProfile, json, renderApp, signIn, stubApi, type ApiStubOptions } from '../../app/app-test-harness.tsx';
 
 const WH1 = '11111111-1111-4111-8111-111111111111';
@@ -26,7 +26,7 @@ const old = {
   disabledReason: text.disabledAfterFailures,
   lastDeliveryStatus: 'Failed',
 };
-const events = [{ value: 'message.received', name: 'Message received' }];
+const events = webhookEventTypes.map((value) => ({ value, name: webhookEventNames[value] }));
 const authenticationTypes = [
   { value: 'HmacSha256', name: 'HMAC-SHA256 signature' },
   { value: 'Bearer', name: 'Bearer token' },
@@ -77,9 +77,18 @@ describe('Webhooks', { timeout: 30_000 }, () => {
     await user.type(url, 'http://emr.lakeside.example/hooks');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText(text.urlInvalid)).toBeTruthy();
+    // An IP address inside a private network is refused in the form too.
+    await user.clear(url);
+    await user.type(url, 'https://169.254.169.254/latest');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(text.urlPrivate)).toBeTruthy();
     await user.clear(url);
     await user.type(url, 'https://new.lakeside.example/hooks');
-    expect(await within(dialog).findByRole('checkbox', { name: 'Message received' })).toBeTruthy();
+    // Every event the product emits is offered, by name.
+    for (const name of ['Message received', 'Message delivered', 'Delivery failed', 'Message processed']) {
+      expect(await within(dialog).findByRole('checkbox', { name })).toBeTruthy();
+    }
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Delivery failed' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     const secretDialog = await screen.findByRole('dialog', { name: 'Signing secret' });
@@ -87,7 +96,7 @@ describe('Webhooks', { timeout: 30_000 }, () => {
     expect(within(secretDialog).getByText(text.secretOnce)).toBeTruthy();
     expect(calls.find((c) => c.key === 'PUT /api/webhooks/')?.body).toEqual({
       url: 'https://new.lakeside.example/hooks',
-      events: ['message.received'],
+      events: ['message.received', 'message.deliveryFailed'],
       authenticationType: 'HmacSha256',
       isEnabled: true,
       token: '',
@@ -121,6 +130,16 @@ describe('Webhooks', { timeout: 30_000 }, () => {
           ...emr,
           userName: null,
           attempts: [
+            {
+              id: 'a3',
+              eventId: 'e2e2e2e2-0000-4000-8000-000000000000',
+              eventType: 'message.deliveryFailed',
+              attempt: 1,
+              attemptedAt: '2026-03-02T15:05:00.000Z',
+              statusCode: null,
+              error: 'Not sent: emr.lakeside.example resolves to 10.0.0.5, an address in a private network.',
+              durationMs: 3,
+            },
             { id: 'a2', eventId: 'e1e1e1e1-0000-4000-8000-000000000000', eventType: 'message.received', attempt: 2, attemptedAt: '2026-03-02T15:04:00.000Z', statusCode: 200, error: null, durationMs: 40 },
             { id: 'a1', eventId: 'e1e1e1e1-0000-4000-8000-000000000000', eventType: 'message.received', attempt: 1, attemptedAt: '2026-03-02T15:03:30.000Z', statusCode: 500, error: 'The receiver answered 500.', durationMs: 35 },
           ],
@@ -133,6 +152,10 @@ describe('Webhooks', { timeout: 30_000 }, () => {
     expect(within(table).getByText('The receiver answered 500.')).toBeTruthy();
     expect(within(table).getByText('200')).toBeTruthy();
     expect(within(table).getAllByText('Message received')).toHaveLength(2);
+    // A try that never left (refused, or no answer) says so, with the reason.
+    const refused = within(table).getByText('Delivery failed').closest('tr')!;
+    expect(within(refused).getByText('Not delivered')).toBeTruthy();
+    expect(within(refused).getByText(/resolves to 10\.0\.0\.5/)).toBeTruthy();
   });
 
   it('deletes a webhook after confirmation', async () => {
