@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { REFERRAL_NOTE, RESULTS_DIR, UD_SAMPLE } from './support/constants.ts';
