@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { memberships, users } from '../../db/schema/users.ts';
+import { memberships, userPreferences, users } from '../../db/schema/users.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema/webhooks.ts';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -94,12 +94,21 @@ export async function updateDelivery(db: DbOrTx, id: string, values: Partial<typ
   await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, id));
 }
 
-// The organization's enabled Administrators, told when a webhook is disabled.
+// The organization's enabled Administrators who take system notifications (issue 13 §5; on unless turned off), told
+// when a webhook is disabled.
 export function findAdministrators(db: DbOrTx, organizationId: string) {
   return db
     .select({ fullName: sql<string>`trim(${users.firstName} || ' ' || ${users.lastName})`, email: users.email })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'Administrator'), eq(users.isDisabled, false)))
+    .leftJoin(userPreferences, eq(userPreferences.userId, users.id))
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        eq(memberships.role, 'Administrator'),
+        eq(users.isDisabled, false),
+        sql`coalesce(${userPreferences.emailSystemNotifications}, true)`,
+      ),
+    )
     .orderBy(asc(users.userName));
 }
