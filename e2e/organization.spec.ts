@@ -25,7 +25,8 @@ test('switching organization while composing asks Save or Discard, and lands in 
 
   await page.goto('/release/new');
   await expectHeading(page, 'New message');
-  await choose(page, 'From', 'intake@lakeside.direct.example.org');
+  // Morgan may send from Lakeside's fax number only (issue 13 §2).
+  await choose(page, 'From', '503-555-0101');
   await page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
 
   // Cancel keeps the message and the organization.

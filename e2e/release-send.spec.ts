@@ -193,7 +193,8 @@ test('Lakeside pastes a list of recipients, is told at once of a wrong birth dat
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   // Everything still missing is listed at once, and the fields are marked.
   const problems = page.getByRole('alert').filter({ hasText: 'Please fix the following errors before sending.' });
-  await problems.getByText('"From" address is required.').waitFor();
+  // The user may send from one address only (issue 13 §2): compose chose it for them.
+  expect(await page.getByRole('combobox', { name: 'From', exact: true }).inputValue()).toBe('intake@lakeside.direct.example.org');
   await problems.getByText('"Release Type" is required.').waitFor();
   await problems.getByText('"Patient First Name" is required.').waitFor();
   await problems.getByText('"Patient Gender" is required.').waitFor();
