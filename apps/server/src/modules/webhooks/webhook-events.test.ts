@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
 import { WEBHOOK_SIGNATURE_HEADER } from '@clinicrelay/contracts/webhooks.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
-import { attachments, deliveries } from '../../db/schema/messages.ts';
+import { deliveries } from '../../db/schema/messages.ts';
 import { webhooks } from '../../db/schema/webhooks.ts';
 import { createBlobStore, type BlobStore } from '../../platform/blobs/blob-store.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
@@ -14,6 +14,7 @@ import { testConfig, useTestApp } from '../../test/app.ts';
 import { describeWithFixtures, fixture } from '../../test/shared-fixtures.ts';
 import { applyNotification, failOverdueDeliveries, markFailed } from '../../transports/direct/timeline.ts';
 import { receiveHere } from '../../transports/local.ts';
+import { attachReadyPdf } from '../../test/attach-pdf.ts';
 import { startReceiver } from './webhook-test-receiver.ts';
 
 const ADMIN = 'admin@lakeside.example.org';
@@ -86,19 +87,7 @@ describeWithFixtures('webhook events of sent and processed messages (issue 13 §
     await subscribe(['message.delivered', 'message.deliveryFailed']);
     const id = await draft([RIVERVIEW_DIRECT, EXTERNAL_FAX, OTHER_DIRECT]);
     const pdf = fixture('pdf/ud-sample.pdf');
-    const blob = await blobs.put(pdf, { organizationId: lakeside });
-    await db().insert(attachments).values({
-      messageId: id,
-      organizationId: lakeside,
-      fileName: 'ud-sample.pdf',
-      mimeType: 'application/pdf',
-      sizeInBytes: pdf.length,
-      originalBlobId: blob.id,
-      currentBlobId: blob.id,
-      previewBlobId: blob.id,
-      previewStatus: 'Available',
-      meta: { documentType: 'Referral Letter', documentDate: '2026-01-15', documentDateType: 'selected', confidentiality: 'Normal', documentDescription: 'Referral letter', patient: null },
-    });
+    await attachReadyPdf(db(), config, { messageId: id, organizationId: lakeside }, pdf);
     const sent = await t.call(USER, 'POST', `/api/messages/${id}/send`);
     expect(sent.statusCode, sent.body).toBe(200);
     await runWorkers();

@@ -5,12 +5,11 @@ import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, webhookMessages } fr
 import type { Database } from '../../db/client.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
-import { attachments, messages } from '../../db/schema/messages.ts';
+import { messages } from '../../db/schema/messages.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { userPreferences } from '../../db/schema/users.ts';
 import { webhookDeliveries, webhooks } from '../../db/schema/webhooks.ts';
 import { workflows } from '../../db/schema/workflows.ts';
-import { createBlobStore } from '../../platform/blobs/blob-store.ts';
 import { workflowContext, type WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
@@ -18,6 +17,7 @@ import { testConfig, useTestApp } from '../../test/app.ts';
 import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { emitWebhookEvent, WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from './delivery-workflow.ts';
 import { userIdOf } from '../intake/test-inbound.ts';
+import { attachReadyPdf } from '../../test/attach-pdf.ts';
 import { startReceiver } from './webhook-test-receiver.ts';
 
 const ADMIN = 'admin@lakeside.example.org';
@@ -242,20 +242,7 @@ describe('webhooks (issue 13 §6)', () => {
     expect(draft.statusCode, draft.body).toBe(200);
     const messageId = draft.json().id as string;
     const pdf = fixture('pdf/ud-sample.pdf');
-    const blobs = createBlobStore({ db: db(), dataDir: config.dataDir, key: config.blobEncryptionKey });
-    const blob = await blobs.put(pdf, { organizationId: lakeside });
-    await db().insert(attachments).values({
-      messageId,
-      organizationId: lakeside,
-      fileName: 'ud-sample.pdf',
-      mimeType: 'application/pdf',
-      sizeInBytes: pdf.length,
-      originalBlobId: blob.id,
-      currentBlobId: blob.id,
-      previewBlobId: blob.id,
-      previewStatus: 'Available',
-      meta: { documentType: 'Referral Letter', documentDate: '2026-01-15', documentDateType: 'selected', confidentiality: 'Normal', documentDescription: 'Referral letter', patient: null },
-    });
+    await attachReadyPdf(db(), config, { messageId, organizationId: lakeside }, pdf);
     expect(sources.length).toBeGreaterThan(0);
     const sent = await t.call(USER, 'POST', `/api/messages/${messageId}/send`);
     expect(sent.statusCode, sent.body).toBe(200);

@@ -19,6 +19,7 @@ import { createDirectDeps } from './direct-deps.ts';
 import { startDnsPublisher } from './dns-publisher.ts';
 import { startDirectListener, type DirectListener } from './listener.ts';
 import { makePeerWorld } from '../../db/seed/demo-peer.ts';
+import { attachReadyPdf } from '../../test/attach-pdf.ts';
 import { failOverdueDeliveries } from './timeline.ts';
 
 // Issue 12 §5: two installations on one machine (their own databases, data folders, Direct domains and SMTP ports),
@@ -100,20 +101,7 @@ describe('Direct between two installations over SMTP', () => {
     const id = draft.json().id as string;
     const [source] = await t.handle.db.select().from(documentSources).where(eq(documentSources.fullAddress, fromAddress));
     const pdf = await samplePdf(`${subject} for Maria Alvarez`);
-    const blobs = createBlobStore({ db: t.handle.db, dataDir: t.config.dataDir, key: t.config.blobEncryptionKey });
-    const blob = await blobs.put(pdf, { organizationId: source!.organizationId });
-    await t.handle.db.insert(attachments).values({
-      messageId: id,
-      organizationId: source!.organizationId,
-      fileName: 'referral-letter.pdf',
-      mimeType: 'application/pdf',
-      sizeInBytes: pdf.length,
-      originalBlobId: blob.id,
-      currentBlobId: blob.id,
-      previewBlobId: blob.id,
-      previewStatus: 'Available',
-      meta: { documentType: 'Referral Letter', documentDate: '2026-01-15', documentDateType: 'selected', confidentiality: 'Normal', documentDescription: 'Referral letter', patient: null },
-    });
+    await attachReadyPdf(t.handle.db, t.config, { messageId: id, organizationId: source!.organizationId }, pdf, 'referral-letter.pdf');
     const sent = await t.call(user, 'POST', `/api/messages/${id}/send`);
     expect(sent.statusCode, sent.body).toBe(200);
     return { id, pdf };

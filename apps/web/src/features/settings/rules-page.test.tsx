@@ -55,7 +55,7 @@ describe('Intake rules (/settings/rules)', () => {
     const labs = screen.getByText('Labs from Riverview').closest('tr')!;
     expect(within(labs).getByText('lab@riverview.direct.example.org')).toBeTruthy();
     expect(within(labs).getByText("Any of the organization's addresses")).toBeTruthy();
-    expect(within(labs).getByText('Users given the rule')).toBeTruthy();
+    expect(within(labs).getByText('Chosen users')).toBeTruthy();
   });
 
   it('says so when there are none', async () => {

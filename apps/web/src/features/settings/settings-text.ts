@@ -16,7 +16,7 @@ export const settingsText = {
   ruleGlobal: 'Every user of the organization',
   ruleGlobalHint: 'Present and future users get this rule without being added one by one.',
   everyUser: 'Every user',
-  usersGiven: 'Users given the rule',
+  usersGiven: 'Chosen users',
   globalAddress: 'Every user',
   globalAddressHint: 'Every user of the organization may send from this address.',
   deleteRulePrompt: (name: string) => `Delete the intake rule "${name}"? The users it is assigned to no longer receive its messages.`,
