@@ -54,3 +54,32 @@ export const loginAttempts = pgTable(
   },
   (t) => [index('login_attempts_user_name_idx').on(t.userName, t.createdAt)],
 );
+
+// One-time codes sent by email (sign-in and enrolment); only a hash is kept, each is used once.
+export const twoFactorCodes = pgTable(
+  'two_factor_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text({ enum: ['SignIn', 'Enable'] }).notNull(),
+    codeHash: text().notNull(),
+    attempts: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('two_factor_codes_user_idx').on(t.userId, t.createdAt)],
+);
+
+// Ten recovery codes per enrolment; each signs in once in place of a code.
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid().notNull().references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);

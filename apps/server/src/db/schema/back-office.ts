@@ -24,6 +24,8 @@ export const subscriptionPlans = pgTable('subscription_plans', {
   allowedUsers: integer().notNull(),
   allowedUsersDescription: text().notNull(),
   isFree: boolean().notNull().default(false),
+  // The monthly price the payment provider charges.
+  priceCents: integer().notNull().default(0),
   sortOrder: integer().notNull().default(0),
 });
 

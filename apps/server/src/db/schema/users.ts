@@ -19,12 +19,18 @@ export const users = pgTable('users', {
   // The uploaded identification's blob (blob store); idProofFileName is the name it was uploaded under.
   idProofBlobId: uuid(),
   twoFactorEnabled: boolean().notNull().default(false),
-  // Base32 TOTP secret; enrolment arrives with the account-security issue.
+  // Base32 TOTP secret of the authenticator app (sealed at rest); tokenAuthEnabled says it is the method in use.
   twoFactorSecret: text(),
+  // An enrolment not yet confirmed with a code: it becomes twoFactorSecret when the first code matches.
+  twoFactorPendingSecret: text(),
   // The last TOTP time step accepted at sign-in: a code of that step or an earlier one is never taken again.
   lastTotpStep: bigint({ mode: 'number' }),
   tokenAuthEnabled: boolean().notNull().default(false),
   lockoutEnabled: boolean().notNull().default(true),
+  // Null only for a self-registered account until the verification mail's link is opened; sign-in waits for it.
+  // Accounts someone else makes (administrators, the seed) are confirmed when made.
+  emailConfirmedAt: timestamp({ withTimezone: true }).defaultNow(),
+  passwordChangedAt: timestamp({ withTimezone: true }),
   defaultOrganizationId: uuid().references(() => organizations.id, { onDelete: 'set null' }),
   ...auditColumns,
 });
