@@ -1,10 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const SERVER_SRC = 'apps/server/src';
+
+// Server test files that never open a database (certificates, PDF, CDA, S/MIME parsing…): running them again on
+// PostgreSQL would test the same code twice, so the PostgreSQL project leaves them out.
+function databaseFreeTests(): string[] {
+  const root = path.join(import.meta.dirname, SERVER_SRC);
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts'));
+  const usesDatabase = /test\/(app|database)\.ts|testDatabase/;
+  return files.filter((f) => !usesDatabase.test(readFileSync(path.join(root, f), 'utf8'))).map((f) => path.posix.join(SERVER_SRC, f.split(path.sep).join('/')));
+}
 
 // The server suite runs on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set.
 const serverProject = (database: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   test: {
     name: database === 'pglite' ? 'server' : 'server-postgres',
-    include: ['apps/server/src/**/*.test.ts'],
+    include: [`${SERVER_SRC}/**/*.test.ts`],
+    exclude: database === 'postgres' ? databaseFreeTests() : [],
     environment: 'node',
     globalSetup: ['apps/server/src/test/global-setup.ts'],
     provide: { testDatabase: database },

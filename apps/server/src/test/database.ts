@@ -4,7 +4,6 @@ import { inject } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite, openPostgres, pgliteExtensions, type DatabaseHandle } from '../db/client.ts';
-import { seedDemo } from '../db/seed/demo.ts';
 import { DEFAULT_DEMO_PASSWORD } from '@clinicrelay/contracts/constants.ts';
 
 export const TEST_PASSWORD = DEFAULT_DEMO_PASSWORD;
@@ -12,6 +11,24 @@ export const TEST_PASSWORD = DEFAULT_DEMO_PASSWORD;
 // The migrated, seeded template that global-setup.ts dumped once for the whole run.
 let template: Blob | undefined;
 const pgliteTemplate = (): Blob => (template ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
+
+// A copy of global-setup's migrated and seeded template. PostgreSQL refuses a copy while another session is connected
+// to the template (55006), which two files starting at once can be: try again shortly.
+async function copyTemplate(url: string, name: string) {
+  for (let attempt = 1; ; attempt++) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+}
 
 // A fresh database with the demo world: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set
 // (a new database on that server per call, dropped on close).
@@ -22,15 +39,10 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     return openPglite(client);
   }
   const name = `clinicrelay_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  await copyTemplate(url, name);
   const target = new URL(url);
   target.pathname = `/${name}`;
   const handle = openPostgres(target.toString(), 4);
-  await handle.migrate();
-  await seedDemo(handle.db, { demoPassword: TEST_PASSWORD, env: 'test' });
   return {
     ...handle,
     async close() {
