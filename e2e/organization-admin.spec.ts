@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { DEMO_PASSWORD } from './support/constants.ts';
-import { composeReferral, expectHeading, findInIntake, openSignIn, sendAndOpen, sendNonPhiFax, signIn, untilListed } from './support/journeys.ts';
+import { acceptTerms, composeReferral, expectHeading, findInIntake, openSignIn, sendAndOpen, sendNonPhiFax, signIn, untilListed } from './support/journeys.ts';
 import { mailMentioning } from './support/outbox.ts';
 import { newContext, test } from './support/test.ts';
 
@@ -82,6 +82,7 @@ test('a new user gets exactly the Intake their rule brings and sends only from w
   await colleague.getByText('Your password has been set. You can sign in now.').waitFor();
   await openSignIn(colleague);
   await signIn(colleague, userName, password);
+  await acceptTerms(colleague);
 
   // Intake: the referral the rule brings; the fax to the number they may send from is not theirs to see.
   await colleague.goto('/intake');

@@ -15,6 +15,72 @@ export async function expectHeading(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ state: 'visible' });
 }
 
+/**
+ * Accepts the active terms document in the onboarding Terms dialog (issue 14 §2): every user meets it at their first
+ * sign-in, and an organization's Administrator before anything else.
+ */
+export async function acceptTerms(page: Page): Promise<void> {
+  const terms = page.getByRole('dialog', { name: 'Terms and conditions', exact: true });
+  await terms.getByRole('checkbox', { name: 'I have read and accept the terms and conditions' }).check();
+  await terms.getByRole('button', { name: 'Accept' }).click();
+  await terms.waitFor({ state: 'hidden' });
+}
+
+/** An Administrator of an organization not yet ID-proofed puts the identity check off until the next sign-in. */
+export async function putOffIdentityCheck(page: Page): Promise<void> {
+  const welcome = page.getByRole('dialog', { name: 'Welcome', exact: true });
+  await welcome.getByRole('button', { name: 'Not now' }).click();
+  await welcome.waitFor({ state: 'hidden' });
+}
+
+export interface SandboxIdentity {
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  ssn: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/** Fills the onboarding's Submit identity form (end-user §5 "Identity form") and submits it. */
+export async function submitIdentity(page: Page, identity: SandboxIdentity): Promise<void> {
+  const form = page.getByRole('dialog', { name: 'Submit identity' });
+  await form.getByRole('textbox', { name: 'First Name' }).fill(identity.firstName);
+  await form.getByRole('textbox', { name: 'Last Name' }).fill(identity.lastName);
+  await form.getByLabel('Date of Birth').fill(identity.dateOfBirth);
+  await form.getByRole('textbox', { name: 'SSN' }).pressSequentially(identity.ssn);
+  await form.getByRole('textbox', { name: 'Phone Number' }).pressSequentially(identity.phone);
+  await form.getByRole('textbox', { name: 'Address' }).fill(identity.address);
+  await form.getByRole('textbox', { name: 'City' }).fill(identity.city);
+  await form.getByRole('combobox', { name: 'State' }).fill(identity.state);
+  await page.getByRole('option', { name: new RegExp(`^[A-Z]{2} - ${identity.state}$`) }).click();
+  await form.getByRole('textbox', { name: 'Zip' }).fill(identity.zip);
+}
+
+/** The sandbox's true answers for an identity (its street, birth year and city: identity-proofing/provider.ts). */
+export const sandboxQuizTruth = (identity: SandboxIdentity) => [identity.address.replace(/^\d+\s+/, ''), identity.dateOfBirth.slice(0, 4), identity.city];
+
+/** Answers the sandbox's security questions with the truth and submits them. */
+export async function answerQuiz(page: Page, identity: SandboxIdentity): Promise<void> {
+  const quiz = page.getByRole('dialog', { name: 'Security questions', exact: true });
+  for (const answer of sandboxQuizTruth(identity)) await quiz.getByRole('radio', { name: answer, exact: true }).check();
+  await quiz.getByRole('button', { name: 'Submit' }).click();
+}
+
+/** A system administrator activates an organization from the back office's list, with the default records address. */
+export async function activateOrganization(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: `More actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Activate' }).click();
+  const activation = page.getByRole('dialog');
+  await activation.getByRole('checkbox', { name: "Send activation email to the organization's Administrators" }).waitFor();
+  expect(await activation.getByRole('checkbox', { name: 'Create the default records address' }).isChecked()).toBe(true);
+  await activation.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Organization Activation Status has been updated.').waitFor();
+}
+
 export async function openSignIn(page: Page): Promise<void> {
   await page.goto('/account/login');
   await expectHeading(page, 'Sign in');

@@ -18,3 +18,14 @@ export function mailMentioning(needle: string): string {
   }
   return files.map((f) => decoded(readFileSync(path.join(outboxDir(), f), 'utf8'))).find((text) => text.includes(needle)) ?? '';
 }
+
+/** Every mail whose text mentions all of `needles`, decoded (the outbox's file order says nothing about time). */
+export function mailsMentioning(...needles: string[]): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(outboxDir()).filter((f) => f.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+  return files.map((f) => decoded(readFileSync(path.join(outboxDir(), f), 'utf8'))).filter((text) => needles.every((n) => text.includes(n)));
+}

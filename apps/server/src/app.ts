@@ -23,6 +23,7 @@ import { responseSerializerCompiler, type App, type RouteRoles } from './platfor
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { sandboxCustomerMessaging } from './platform/customer-messaging.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { registrationRoutes } from './modules/registration/routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/routes.ts';
 import { attachmentsRoutes } from './modules/attachments/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -32,6 +33,8 @@ import { createDirectDeps } from './transports/direct/direct-deps.ts';
 import { deliverySummaryRoutes } from './modules/delivery-summary/routes.ts';
 import { extractionRoutes } from './modules/extraction/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { identityProofingRoutes } from './modules/identity-proofing/routes.ts';
+import { sandboxIdentityProofing } from './modules/identity-proofing/provider.ts';
 import { failedMessagesRoutes } from './modules/intake/failed-messages.ts';
 import { intakeRoutes } from './modules/intake/routes.ts';
 import { intakeRuleRoutes } from './modules/intake/rules-routes.ts';
@@ -39,6 +42,7 @@ import { messagesRoutes } from './modules/messages/routes.ts';
 import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
 import { registerPresence } from './modules/presence/service.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
+import { paymentProviderFor } from './modules/subscriptions/payment-provider.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
 import { directoryRoutes } from './modules/directory/routes.ts';
 import { networksRoutes } from './modules/networks/routes.ts';
@@ -54,12 +58,14 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { downloadsRoutes } from './modules/downloads/routes.ts';
+import { eulasRoutes } from './modules/eulas/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
 import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
 import { neverSignedInRoutes } from './modules/users/never-signed-in.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { twoFactorRoutes } from './modules/two-factor/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,6 +80,8 @@ export interface RouteEntry {
   roles: RouteRoles;
   // Open to users of a cancelled organization (guard.ts); the authorization test walks the rest.
   cancelledOrganization?: true;
+  // Public without a bearer token (guard.ts): the authorization test expects the anonymous form's answer.
+  anonymousWithoutToken?: true;
 }
 
 declare module 'fastify' {
@@ -118,7 +126,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const roles = route.config?.roles;
     if (!roles) throw new Error(`Route ${String(route.method)} ${route.url} declares no roles`);
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, roles, ...(route.config?.cancelledOrganization ? { cancelledOrganization: true as const } : {}) });
+      if (method !== 'HEAD') {
+        app.apiRoutes.push({
+          method,
+          url: route.url,
+          roles,
+          ...(route.config?.cancelledOrganization ? { cancelledOrganization: true as const } : {}),
+          ...(route.config?.anonymousWithoutToken ? { anonymousWithoutToken: true as const } : {}),
+        });
+      }
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
@@ -128,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
-  registerGuard(app, { db, signingKey: config.tokenSigningKey, now });
+  registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError(429, messages.tooManyRequests),
@@ -164,10 +180,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     signingKey: config.tokenSigningKey,
     now,
     loginRateLimitPerMinute: config.loginRateLimitPerMinute,
+    mailFrom: config.mailFrom,
+    publicUrl: config.publicUrl,
+    masterKey: config.blobEncryptionKey,
     sessionIdleMinutes: config.sessionIdleMinutes,
     sessionMaxHours: config.sessionMaxHours,
     secureCookies: config.publicUrl?.startsWith('https:') ?? false,
   });
+  registrationRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
   intakeRoutes(app, { db, now });
@@ -184,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliverySummaryRoutes(app, { db, now });
   conversationsRoutes(app, { db, now });
   auditRoutes(app, { db });
-  subscriptionsRoutes(app, { db, now });
+  subscriptionsRoutes(app, { db, now, payments: paymentProviderFor(config.paymentProvider), mailFrom: config.mailFrom });
   directoryRoutes(app, { db, now });
   referenceDataRoutes(app, { db, now });
   certificatesRoutes(app, { db, now, masterKey: config.blobEncryptionKey });
@@ -195,7 +215,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   serviceAccountsRoutes(app, { db });
   carequalityRoutes(app, { db, now });
   adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging });
-  usersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging });
+  twoFactorRoutes(app, { db, now, masterKey: config.blobEncryptionKey, mailFrom: config.mailFrom, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
+  usersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
   partnersRoutes(app, { db, now, blobs });
   resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
   brandsRoutes(app, { db });
@@ -203,6 +224,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey });
   notificationsRoutes(app, { db, now });
   downloadsRoutes(app, { db, now, blobs, scanner });
+  // config.identityProofingProvider is 'sandbox': the only provider so far.
+  identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing() });
+  eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 

@@ -81,6 +81,9 @@ const schema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(7 * 24).default(12),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  // Issue 14 §6: system administrators and organization Administrators must enrol in two-factor sign-in; default
+  // true, except in development (the demo and the e2e journeys).
+  REQUIRE_ADMIN_TWO_FACTOR: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
@@ -90,6 +93,10 @@ const schema = z.object({
   FILE_WORKER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   // Only the sandbox provider exists so far: it never sends a real fax.
   FAX_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // Only the sandbox identity-proofing provider exists so far: fixed test identities decide the outcome (issue 14 §3).
+  IDENTITY_PROOFING_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // Plan payments (issue 14 §4): only the sandbox exists, which behaves like a provider's test mode (test cards).
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   // Direct over SMTP (issue 12). The listener's port ('off' disables it); default 2525 (development/test), 25 (production).
   DIRECT_SMTP_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
   DIRECT_SMTP_HOST: z.string().max(200).optional(),
@@ -157,11 +164,14 @@ export interface Config {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   loginRateLimitPerMinute: number;
+  requireAdminTwoFactor: boolean;
   logLevel: string;
   webDistDir: string;
   workerConcurrency: number;
   fileWorkers: { size: number; memoryMb: number; timeoutMs: number };
   faxProvider: 'sandbox';
+  identityProofingProvider: 'sandbox';
+  paymentProvider: 'sandbox';
   clamd: ClamdAddress | undefined;
   direct: DirectConfig;
 }
@@ -249,11 +259,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    requireAdminTwoFactor: e.REQUIRE_ADMIN_TWO_FACTOR ? e.REQUIRE_ADMIN_TWO_FACTOR === 'true' : !development,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     workerConcurrency: e.WORKER_CONCURRENCY,
     fileWorkers: { size: e.FILE_WORKERS, memoryMb: e.FILE_WORKER_MEMORY_MB, timeoutMs: e.FILE_WORKER_TIMEOUT_SECONDS * 1000 },
     faxProvider: e.FAX_PROVIDER,
+    identityProofingProvider: e.IDENTITY_PROOFING_PROVIDER,
+    paymentProvider: e.PAYMENT_PROVIDER,
     clamd: e.CLAMD_URL ?? undefined,
     direct: {
       smtpPort: e.DIRECT_SMTP_PORT === 'off' ? null : (e.DIRECT_SMTP_PORT ?? (e.NODE_ENV === 'production' ? 25 : 2525)),

@@ -7,6 +7,8 @@ export const errorResponse = z.object({
   modelState: z.record(text(), z.array(text())).optional(),
   exceptionMessage: text().optional(),
   twoFactorRequired: z.boolean().optional(),
+  // With twoFactorRequired: 'App' (authenticator app) or 'Email' (a code was mailed), issue 14 §6.
+  twoFactorMethod: z.enum(['App', 'Email']).optional(),
   // A refused send of a message never saved as a draft: the draft that send's save made is gone (issue 9).
   draftDiscarded: z.boolean().optional(),
 });
@@ -27,6 +29,8 @@ export const messages = {
   userDisabled: 'Your account has been disabled. Please contact your administrator.',
   organizationLoginDisabled: 'Sign-in is disabled for your organization. Please contact support.',
   twoFactorRequired: 'A verification code is required.',
+  // Issue 14 §6: an administrator without two-factor sign-in while REQUIRE_ADMIN_TWO_FACTOR is on.
+  twoFactorEnrolmentRequired: 'Administrators must set up two-factor sign-in before continuing.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   serverError: 'An unexpected error occurred. Please try again or contact support.',
   serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',

@@ -248,6 +248,8 @@ export const organizationQuery = pageQuery.extend({
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   // true: only canceled organizations and those cancelling soon (pending cancellation).
   cancelling: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  // true: the activation queue (issue 14 §3): ID-proofed, terms accepted, not activated yet.
+  awaitingActivation: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
 
 export const organizationOption = z.object({ id: text(), name: text() });

@@ -29,9 +29,15 @@ export const profile = z.object({
   // End of the grace period, so the grace-period modal can show the final date.
   orgGracePeriodEndDate: text().nullable(),
   subscriptionReference: text().nullable(),
+  // Not in the spec (issue 14 §4): the current organization's plan, for the Stay Connected upgrade prompt (§6), and
+  // whether it may send only to fax or phone numbers or addresses hosted here (§5 "Release send"). Optional for old clients.
+  planId: text().nullish(),
+  orgIsPlanRestricted: z.boolean().optional(),
   resellerBypassTos: z.boolean(),
   intercomAppId: text().nullable(),
   intercomUserHash: text().nullable(),
+  // Issue 14 §6: an administrator without two-factor while REQUIRE_ADMIN_TWO_FACTOR is on; only enrolment answers.
+  twoFactorEnrolmentRequired: z.boolean(),
 });
 export type Profile = z.infer<typeof profile>;
 
@@ -44,6 +50,8 @@ export const currentUser = z.object({
   email: text(),
   phoneNumber: text().nullable(),
   twoFactorEnabled: z.boolean(),
+  // The two-factor method is the authenticator app (else codes by email), issue 14 §6.
+  tokenAuthEnabled: z.boolean(),
   organizationId: text().nullable(),
   roles: z.array(role),
 });

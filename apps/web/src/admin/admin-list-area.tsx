@@ -53,13 +53,15 @@ export interface AdminListAreaProps<Row extends { id: string | number }, Values 
   /** The actions column's width when rowActions holds several buttons. */
   actionsWidth?: number;
   /** The delete prompt; "Delete {name}? This cannot be undone." by default. */
-  deletePrompt?: (shortName: string) => string;
+  deletePrompt?: (shortName: string, row: Row) => string;
   /** The delete prompt's buttons; Cancel and Delete by default (partners: No and Yes). */
   deleteLabels?: { cancel: string; confirm: string };
   /** A list inside a page (a tab of an edit page): it leaves the page's title alone and heads a section. */
   embedded?: boolean;
   /** Whether a row offers Edit and Delete (all rows by default); its rowActions show either way. */
   rowEditable?: (row: Row) => boolean;
+  /** Whether a row offers Delete, when that differs from rowEditable (terms documents: never edited, sometimes deleted). */
+  rowDeletable?: (row: Row) => boolean;
 }
 
 type Editing<Row> = { row: Row | null } | null;
@@ -97,7 +99,7 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
             </ActionIcon>
           </Tooltip>
         )}
-        {props.remove && props.rowEditable?.(row) !== false && (
+        {props.remove && (props.rowDeletable ?? props.rowEditable)?.(row) !== false && (
           <Tooltip label="Delete" withArrow>
             <ActionIcon variant="subtle" color="red" aria-label={`Delete ${rowName(row)}`} onClick={() => setDeleting(row)}>
               <TrashIcon />
@@ -147,7 +149,7 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
         title={`Delete ${entityName}`}
-        message={deleting && (props.deletePrompt ?? ((name: string) => `Delete ${name}? This cannot be undone.`))(promptName(rowName(deleting)))}
+        message={deleting && (props.deletePrompt ?? ((name: string) => `Delete ${name}? This cannot be undone.`))(promptName(rowName(deleting)), deleting)}
         confirmLabel={props.deleteLabels?.confirm ?? 'Delete'}
         cancelLabel={props.deleteLabels?.cancel}
         danger

@@ -11,6 +11,8 @@ export class ApiError extends Error {
   readonly modelState: Record<string, string[]> | undefined;
   readonly exceptionMessage: string | undefined;
   readonly twoFactorRequired: boolean;
+  // With twoFactorRequired: 'App' or 'Email' (a code was mailed), issue 14 §6.
+  readonly twoFactorMethod: 'App' | 'Email' | undefined;
 
   constructor(status: number, body: ErrorResponse) {
     super(body.message);
@@ -19,6 +21,7 @@ export class ApiError extends Error {
     this.modelState = body.modelState;
     this.exceptionMessage = body.exceptionMessage;
     this.twoFactorRequired = body.twoFactorRequired ?? false;
+    this.twoFactorMethod = body.twoFactorMethod;
   }
 }
 
@@ -148,7 +151,9 @@ export async function apiResponse(path: string, options: Omit<ApiFetchOptions<un
     const report = options.reportAuthFailure ?? auth;
     // A cancelled organization's 403 is the org-status dialogs' business (end-user §4), not a missing role.
     const organizationCancelled = response.status === 403 && error.message === messages.organizationCancelled;
-    if (report && !organizationCancelled && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
+    // Likewise an administrator who must enrol in two-factor sign-in: the enrolment modal's business (issue 14 §6).
+    const enrolmentRequired = response.status === 403 && error.message === messages.twoFactorEnrolmentRequired;
+    if (report && !organizationCancelled && !enrolmentRequired && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
     throw error;
   }
   return response;

@@ -26,10 +26,11 @@ export const organizationKeys = {
   records: (id: string, what: string) => [...organizationKeys.all, what, id] as const,
 };
 
-export function fetchOrganizations(state: ListState, cancelling: boolean, signal: AbortSignal) {
+export function fetchOrganizations(state: ListState, cancelling: boolean, signal: AbortSignal, awaitingActivation = false) {
   const params = new URLSearchParams({ pageNumber: String(state.page), pageSize: String(state.pageSize), sortDir: state.sortDir });
   if (state.search) params.set('search', state.search);
   if (cancelling) params.set('cancelling', 'true');
+  if (awaitingActivation) params.set('awaitingActivation', 'true');
   return apiFetch(`/api/organizations?${params.toString()}`, { schema: organizationPage, signal });
 }
 export const fetchOrganization = (id: string, signal?: AbortSignal) => apiFetch(`/api/organizations/${id}`, { schema: organization, signal });

@@ -43,3 +43,15 @@ export function hasSession(now: number = Date.now()): boolean {
   const tokens = readTokens();
   return tokens.refreshToken !== null || !isAccessTokenExpired(tokens, now);
 }
+
+/** The session the stored access token belongs to (its `sid` claim), or null: what "until the next sign-in" is keyed by. */
+export function currentSessionId(): string | null {
+  const payload = readTokens().accessToken?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sid?: unknown };
+    return typeof claims.sid === 'string' ? claims.sid : null;
+  } catch {
+    return null;
+  }
+}

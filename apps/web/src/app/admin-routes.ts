@@ -28,7 +28,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/clientapplications/edit/:id', title: 'Edit client application', roles: SYS_ADMIN, summary: 'The form to edit a client application and reset its credentials will appear here.' },
   { path: '/admin/directory', title: 'Directory', roles: SYS_ADMIN, summary: 'Directory entries will be listed here, with actions to create, update and delete them.' },
   { path: '/admin/directorydownloads', title: 'Directory downloads', roles: SYS_ADMIN, summary: 'Directory download requests will be listed here.' },
-  { path: '/admin/eulas', title: 'Terms of service', roles: SYS_ADMIN, summary: 'Terms documents (EULA and privacy) will be listed here by brand and version.' },
   { path: '/admin/featureToggle', title: 'Feature toggles', roles: SYS_ADMIN, summary: 'Feature toggles will be listed here, with whether each is enabled globally and per organization.' },
   { path: '/admin/generatedreports', title: 'Generated reports', roles: SYS_ADMIN, summary: 'Generated reports will be listed here with their file name and creation date.' },
   { path: '/admin/healthreferralregions', title: 'Health referral regions', roles: SYS_ADMIN, summary: 'Health referral regions will be listed here, with actions to create, edit and delete them.' },

@@ -38,6 +38,7 @@ export function demoProfile(overrides: Partial<Profile> = {}): Profile {
     resellerBypassTos: false,
     intercomAppId: null,
     intercomUserHash: null,
+    twoFactorEnrolmentRequired: false,
     ...overrides,
   };
 }
@@ -90,7 +91,9 @@ export function stubApi(options: ApiStubOptions = {}) {
   return { calls, fetchStub };
 }
 
+// A new sign-in: nothing a previous test's session left in the browser's storage carries over.
 export function signIn(): void {
+  localStorage.clear();
   saveTokens({ accessToken: 'access-1', tokenType: 'Bearer', expiresIn: 900, refreshToken: 'refresh-1' });
 }
 

@@ -2,6 +2,8 @@ import { AppShell, Box, Burger, Button, Group, Menu, NavLink, ScrollArea, Stack,
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useUpdatePreferences } from '../api/session.ts';
+import { OnboardingDialogs } from '../features/onboarding/onboarding-dialogs.tsx';
+import { TwoFactorEnrolmentModal } from '../features/security/two-factor-enrolment-modal.tsx';
 import { CenteredLoader } from './centered-loader.tsx';
 import { isActiveEntry, visibleNavigation } from './navigation.ts';
 import { OrganizationStatusModal, organizationStatusOf } from './organization-status.tsx';
@@ -25,7 +27,10 @@ export function AppLayout() {
   const switching = useOrganizationSwitch();
   const status = organizationStatusOf(profile);
   // A canceled organization's pages would only answer 403: its modal stands alone.
-  const blocked = status === 'cancelled' || status === 'reactivation';
+  const organizationBlocked = status === 'cancelled' || status === 'reactivation';
+  // An administrator who must enrol in two-factor sign-in first gets only the enrolment (issue 14 §6).
+  const enrolling = profile.twoFactorEnrolmentRequired && !organizationBlocked;
+  const blocked = organizationBlocked || enrolling;
 
   return (
     <AppShell
@@ -101,7 +106,11 @@ export function AppLayout() {
             </Box>
           )
         )}
-        {status && !switching && <OrganizationStatusModal status={status} />}
+        {enrolling && !switching && <TwoFactorEnrolmentModal userName={profile.userName} />}
+        {status && !switching && !enrolling && <OrganizationStatusModal status={status} />}
+        {/* end-user §4: the onboarding dialogs, never over an organization-status modal; per organization (a key of
+            its own: siblings sharing the page's key made React render the page twice after a switch). */}
+        {!status && !switching && !enrolling && <OnboardingDialogs key={`onboarding-${profile.organizationId ?? 'none'}`} />}
       </AppShell.Main>
 
       <AppShell.Footer>
@@ -128,6 +137,12 @@ function UserMenu({ fullName, userName, isSysAdmin }: { fullName: string; userNa
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{userName}</Menu.Label>
+        <Menu.Item component={Link} to="/settings/password">
+          Change password
+        </Menu.Item>
+        <Menu.Item component={Link} to="/settings/security">
+          Security
+        </Menu.Item>
         {isSysAdmin && (
           // Served by the API itself (Swagger UI), so a plain link in a new tab rather than a route.
           <Menu.Item component="a" href="/api/docs" target="_blank" rel="noopener">

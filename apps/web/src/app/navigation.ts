@@ -28,6 +28,7 @@ export const navigation: readonly NavigationEntry[] = [
   { label: 'Addresses and fax numbers', path: '/settings/addresses', roles: ['Administrator'], group: 'Settings' },
   { label: 'Intake rules', path: '/settings/rules', roles: ['Administrator'], group: 'Settings' },
   { label: 'Webhooks', path: '/settings/webhooks', roles: ['Administrator'], group: 'Settings' },
+  { label: 'Subscription', path: '/settings/subscription', roles: ['Administrator'], group: 'Settings' },
   { label: 'Notifications', path: '/settings/notifications', roles: ORG_USERS, group: 'Settings' },
   { label: 'Downloads', path: '/downloads', roles: ORG_USERS, group: 'Resources' },
 

@@ -4,8 +4,9 @@ import { useNavigate } from 'react-router';
 import { DIALOG_WIDTH_PX } from '@clinicrelay/contracts/constants.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import type { Profile } from '@clinicrelay/contracts/session.ts';
-import { useCurrentSubscription, useRequestReactivation } from '../api/subscriptions.ts';
+import { useCurrentSubscription, useReactivate } from '../api/subscriptions.ts';
 import { errorDetails } from '../components/error-details.ts';
+import { notifySuccess } from '../components/notify.ts';
 import { formatDate } from '../components/format.ts';
 import { OrganizationSwitcher } from './organization-switcher.tsx';
 import { LOGOUT_PATH } from './paths.ts';
@@ -21,9 +22,7 @@ export const organizationStatusTexts = {
   gracePeriod: (name: string, until: string) =>
     `The subscription of ${name} has been canceled. You can use it until ${until}; after that, only an administrator of your organization can reactivate it.`,
   reactivationTitle: 'Reactivate your organization',
-  reactivation: (name: string) =>
-    `${name} is currently canceled. Request its reactivation and our support team will reactivate the subscription and let you know.`,
-  alreadyRequested: (on: string) => `A reactivation was requested on ${on}. Our support team will let you know once it is done.`,
+  reactivation: (name: string) => `${name} is currently canceled. Request its reactivation to renew the subscription with the card on file.`,
 } as const;
 
 /**
@@ -91,10 +90,9 @@ function ReactivationModal() {
   const logOff = useLogOff();
   // The modal opens once the current plan has answered, or failed (then without a plan).
   const subscription = useCurrentSubscription(true);
-  const request = useRequestReactivation();
-  const [sent, setSent] = useState<string | null>(null);
+  const reactivate = useReactivate();
+  const [sent, setSent] = useState(false);
   const cancelButton = useRef<HTMLButtonElement>(null);
-  const requestedAt = subscription.data?.reactivationRequestedAt ?? null;
   const name = profile.organizationName ?? 'Your organization';
 
   return (
@@ -107,9 +105,7 @@ function ReactivationModal() {
             {subscription.data.cancelledAt && `, canceled on ${formatDate(subscription.data.cancelledAt)}`}
           </Text>
         )}
-        {sent !== null && <Alert color="teal">{sent}</Alert>}
-        {sent === null && requestedAt !== null && <Alert color="blue">{organizationStatusTexts.alreadyRequested(formatDate(requestedAt))}</Alert>}
-        {request.isError && <Alert color="red">{errorDetails(request.error).message}</Alert>}
+        {reactivate.isError && <Alert color="red">{errorDetails(reactivate.error).message}</Alert>}
         {profile.organizations.length > 1 && <OrganizationSwitcher width="100%" />}
         <Group justify="flex-end">
           {/* Without a reactivation the organization stays canceled and nothing can be used: this signs out. */}
@@ -118,17 +114,17 @@ function ReactivationModal() {
           </Button>
           <Button
             data-autofocus
-            loading={request.isPending}
-            disabled={sent !== null || requestedAt !== null}
-            onClick={() =>
-              request.mutate(subscription.data?.planId ?? null, {
-                onSuccess: (answer) => {
-                  setSent(answer.message);
-                  // This button is disabled now: keep the focus inside the dialog.
-                  cancelButton.current?.focus();
-                },
-              })
-            }
+            loading={reactivate.isPending}
+            disabled={sent}
+            onClick={() => {
+              // end-user §2: disabled after submit, whatever the answer.
+              setSent(true);
+              cancelButton.current?.focus();
+              reactivate.mutate(subscription.data?.planId ?? null, {
+                // end-user §4: 'Organization successfully reactivated.', then the refreshed profile closes this modal.
+                onSuccess: (answer) => notifySuccess(answer.message),
+              });
+            }}
           >
             Request Reactivation
           </Button>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Outlet, type RouteObject } from 'react-router';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
+import { RequireSendingPlan } from './plan-guard.tsx';
 import { hasSession } from '../api/tokens.ts';
 import { LoginPage } from '../features/account/login-page.tsx';
 import { LogoutPage } from '../features/account/logout-page.tsx';
@@ -69,16 +70,21 @@ const CertificatesPage = lazyPage(() => import('../admin/certificates/certificat
 const TrustAnchorsPage = lazyPage(() => import('../admin/trust-anchors/trust-anchors-page.tsx').then((m) => m.TrustAnchorsPage));
 const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page.tsx').then((m) => m.WebhooksPage));
 const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
+const ForgotPasswordPage = lazyPage(() => import('../features/account/forgot-password-page.tsx').then((m) => m.ForgotPasswordPage));
+const ChangePasswordPage = lazyPage(() => import('../features/account/change-password-page.tsx').then((m) => m.ChangePasswordPage));
+const SecurityPage = lazyPage(() => import('../features/security/security-page.tsx').then((m) => m.SecurityPage));
 const MessagingDashboardPage = lazyPage(() => import('../admin/dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const DashboardPage = lazyPage(() => import('../features/account/dashboard-page.tsx').then((m) => m.DashboardPage));
 const NetworkFeaturesPage = lazyPage(() => import('../features/network/network-features-page.tsx').then((m) => m.NetworkFeaturesPage));
-const RegisterPage = lazyPage(() => import('../features/account/register-page.tsx').then((m) => m.RegisterPage));
+const RegisterPage = lazyPage(() => import('../features/registration/register-page.tsx').then((m) => m.RegisterPage));
+const VerifyEmailPage = lazyPage(() => import('../features/registration/verify-page.tsx').then((m) => m.VerifyEmailPage));
 const SsoLoginPage = lazyPage(() => import('../features/account/sso-login-page.tsx').then((m) => m.SsoLoginPage));
 const IntakeMessagePage = lazyPage(() => import('../features/intake/intake-message-page.tsx').then((m) => m.IntakeMessagePage));
 const IntakePage = lazyPage(() => import('../features/intake/intake-page.tsx').then((m) => m.IntakePage));
 const IntakePrintPage = lazyPage(() => import('../features/intake/intake-print-page.tsx').then((m) => m.IntakePrintPage));
 const ReleaseComposePage = lazyPage(() => import('../features/release/release-compose-page.tsx').then((m) => m.ReleaseComposePage));
 const ReleaseMessagePage = lazyPage(() => import('../features/release/release-message-page.tsx').then((m) => m.ReleaseMessagePage));
+const SubscriptionPage = lazyPage(() => import('../features/settings/subscription-page.tsx').then((m) => m.SubscriptionPage));
 const ReleasePage = lazyPage(() => import('../features/release/release-page.tsx').then((m) => m.ReleasePage));
 const OrgUsersPage = lazyPage(() => import('../features/users/users-page.tsx').then((m) => m.UsersPage));
 const OrgUserDetailPage = lazyPage(() => import('../features/users/user-detail-page.tsx').then((m) => m.UserDetailPage));
@@ -87,6 +93,7 @@ const RulesPage = lazyPage(() => import('../features/settings/rules-page.tsx').t
 const NotificationsPage = lazyPage(() => import('../features/notifications/notifications-page.tsx').then((m) => m.NotificationsPage));
 const DownloadsPage = lazyPage(() => import('../features/downloads/downloads-page.tsx').then((m) => m.DownloadsPage));
 const AdminDownloadsPage = lazyPage(() => import('../admin/downloads/downloads-page.tsx').then((m) => m.AdminDownloadsPage));
+const EulasPage = lazyPage(() => import('../admin/eulas/eulas-page.tsx').then((m) => m.EulasPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -103,6 +110,10 @@ export const appRoutes: RouteObject[] = [
       { path: '/account/register', handle: RegisterPage.handle, element: <RegisterPage /> },
       // The account-creation and password-reset mails link here (admin-users, not in the spec).
       { path: '/account/password', handle: SetPasswordPage.handle, element: <SetPasswordPage /> },
+      // Issue 14 §5 (path not in the spec): "Forgot your password?" on the sign-in page.
+      { path: '/account/forgot-password', handle: ForgotPasswordPage.handle, element: <ForgotPasswordPage /> },
+      // The registration's verification mail links here (issue 14 §1).
+      { path: '/account/verify', handle: VerifyEmailPage.handle, element: <VerifyEmailPage /> },
       // Reseller registration links (back-office-a: "/register/" + the reseller's path) land on the same page.
       { path: '/register/*', handle: RegisterPage.handle, element: <RegisterPage /> },
       { path: '/unauthorized', element: <UnauthorizedPage /> },
@@ -134,6 +145,11 @@ export const appRoutes: RouteObject[] = [
               // Issue 13 §2: the organization's users, for its Administrators (the route is not in the spec).
               { path: 'settings/users', handle: OrgUsersPage.handle, element: <RequireRoles roles={['Administrator']}><OrgUsersPage /></RequireRoles> },
               { path: 'settings/users/:id', handle: OrgUserDetailPage.handle, element: <RequireRoles roles={['Administrator']}><OrgUserDetailPage /></RequireRoles> },
+              // Issue 14 §4 (path not in the spec): the Administrator's plan, sandbox checkout and cancellation.
+              { path: 'settings/subscription', handle: SubscriptionPage.handle, element: <RequireRoles roles={['Administrator']}><SubscriptionPage /></RequireRoles> },
+              // Issue 14 §5 and §6 (paths not in the spec): every signed-in user's own password and two-factor sign-in (user menu).
+              { path: 'settings/password', handle: ChangePasswordPage.handle, element: <ChangePasswordPage /> },
+              { path: 'settings/security', handle: SecurityPage.handle, element: <SecurityPage /> },
               // The page says so to a user who administers no network (the sidebar shows it only to those who do).
               { path: 'account/network', handle: NetworkFeaturesPage.handle, element: <RequireRoles roles={ORG_USERS}><NetworkFeaturesPage /></RequireRoles> },
               {
@@ -146,7 +162,14 @@ export const appRoutes: RouteObject[] = [
               },
               {
                 path: 'release',
-                element: <RequireRoles roles={ORG_USERS} />,
+                // end-user §2/§6: on the Stay Connected plan the Release area shows the upgrade prompt instead.
+                element: (
+                  <RequireRoles roles={ORG_USERS}>
+                    <RequireSendingPlan>
+                      <Outlet />
+                    </RequireSendingPlan>
+                  </RequireRoles>
+                ),
                 children: [
                   { index: true, handle: ReleasePage.handle, element: <ReleasePage /> },
                   {
@@ -187,6 +210,7 @@ export const appRoutes: RouteObject[] = [
               // Issue 13 §7 (the spec names no route): the files the platform publishes for organizations.
               { path: 'downloads', handle: DownloadsPage.handle, element: <RequireRoles roles={ORG_USERS}><DownloadsPage /></RequireRoles> },
               { path: 'admin/downloads', handle: AdminDownloadsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><AdminDownloadsPage /></RequireRoles> },
+              { path: 'admin/eulas', handle: EulasPage.handle, element: <RequireRoles roles={SYS_ADMIN}><EulasPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

@@ -9,3 +9,14 @@ export function notifySuccess(message: string): void {
 export function notifyError(message: string): void {
   notifications.show({ message, color: 'red', autoClose: TOAST_TIMEOUT_MS });
 }
+
+/** Runs the call; when it fails, toasts `failure` (back-office-b §8 'not created', 'not deleted', …) and passes the
+ * error on, so the form or the confirmation still shows the server's reason. */
+export async function withFailureToast<T>(call: () => Promise<T>, failure: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    notifyError(failure);
+    throw error;
+  }
+}

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { displayAddress } from '@clinicrelay/contracts/addresses.ts';
 import { SAMPLE_INTAKE_RULE_NAME } from '@clinicrelay/contracts/intake.ts';
@@ -6,11 +7,13 @@ import { documentSources } from '../schema/document-sources.ts';
 import { featureToggles, organizationFeatures } from '../schema/features.ts';
 import { intakeRules, userDocumentSources, userIntakeRules } from '../schema/intake.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../schema/networks.ts';
+import { eulaAcceptances, eulas } from '../schema/onboarding.ts';
 import { organizations } from '../schema/organizations.ts';
 import { organizationSpecialties } from '../schema/reference-data.ts';
 import { memberships, userPreferences, userSystemRoles, users } from '../schema/users.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { ensureSampleRule } from '../../modules/intake/sample-rule.ts';
+import { sanitizeTermsHtml } from '../../modules/eulas/sanitize.ts';
 import { seedReferenceData } from './reference.ts';
 
 type OrgSeed = Omit<typeof organizations.$inferInsert, 'id'>;
@@ -179,6 +182,16 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
       await tx.insert(networkOrganizations).values({ networkId: network!.id, organizationId: orgIds[key]! }).onConflictDoNothing();
     }
     await tx.insert(networkAdministrators).values({ networkId: network!.id, userId: userIds['netadmin@example.org']! }).onConflictDoNothing();
+    // The ClinicRelay brand's terms "1.0" (issue 14 §2), accepted by the users of every organization that accepted terms
+    // (not Hillcrest's). A new installation without the demo world has no terms document.
+    await tx.insert(eulas).values({ brandId: 'clinicrelay', version: '1.0', type: 'EULA', isActive: true, activatedAt: daysAgo(400), html: sanitizeTermsHtml(readFileSync(new URL('./terms-1.0.html', import.meta.url), 'utf8')), fileName: 'terms-1.0.html' }).onConflictDoNothing();
+    const [terms] = await tx.select({ id: eulas.id }).from(eulas).where(and(eq(eulas.brandId, 'clinicrelay'), eq(eulas.version, '1.0')));
+    for (const u of demoUsers) {
+      const accepted = u.memberships?.find((m) => demoOrganizations[m.org]!.isAcceptedEula);
+      if (!accepted) continue;
+      const acceptedAt = demoOrganizations[accepted.org]!.eulaAcceptedAt ?? daysAgo(1);
+      await tx.insert(eulaAcceptances).values({ eulaId: terms!.id, userId: userIds[u.userName]!, organizationId: orgIds[accepted.org]!, ip: '127.0.0.1', acceptedAt }).onConflictDoNothing();
+    }
   });
 }
 

@@ -98,10 +98,10 @@ describe('sign-in', () => {
     await t.handle.db.update(users).set({ twoFactorEnabled: true, twoFactorSecret: secret }).where(eq(users.userName, 'admin@riverview.example.org'));
     const none = await login(t, 'admin@riverview.example.org', TEST_PASSWORD);
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual({ message: 'A verification code is required.', twoFactorRequired: true });
+    expect(none.json()).toEqual({ message: 'A verification code is required.', twoFactorRequired: true, twoFactorMethod: 'App' });
     const wrong = await login(t, 'admin@riverview.example.org', TEST_PASSWORD, '000000');
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ message: 'A verification code is required.', twoFactorRequired: true });
+    expect(wrong.json()).toEqual({ message: 'A verification code is required.', twoFactorRequired: true, twoFactorMethod: 'App' });
     const right = await login(t, 'admin@riverview.example.org', TEST_PASSWORD, totpCode(secret, new Date()));
     expect(right.statusCode).toBe(200);
     await t.handle.db.update(users).set({ twoFactorEnabled: false, twoFactorSecret: null }).where(eq(users.userName, 'admin@riverview.example.org'));

@@ -2,9 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loginRequest, okResponse, refreshRequest, tokenResponse, type TokenResponse } from '@clinicrelay/contracts/account.ts';
 import { messageResponse, setPasswordRequest } from '@clinicrelay/contracts/admin-users.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@clinicrelay/contracts/constants.ts';
+import { changePasswordRequest } from '@clinicrelay/contracts/passwords.ts';
 import { auth, DOCS_COOKIE, isUserActivity } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
-import { setPasswordFromLink } from './password-links.ts';
+import { changePassword } from './change-password.ts';
+import { setPasswordFromLink, type PasswordLinkDeps } from './password-links.ts';
 import * as service from './service.ts';
 
 const caller = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
@@ -17,7 +19,10 @@ function setDocsCookie(reply: FastifyReply, secure: boolean, token: string | nul
   reply.header('set-cookie', `${DOCS_COOKIE}=${token ?? ''}; ${attrs.join('; ')}`);
 }
 
-export function accountRoutes(app: App, deps: service.AccountDeps & { loginRateLimitPerMinute: number; secureCookies: boolean }) {
+export function accountRoutes(
+  app: App,
+  deps: service.AccountDeps & Pick<PasswordLinkDeps, 'mailFrom' | 'publicUrl'> & { loginRateLimitPerMinute: number; secureCookies: boolean },
+) {
   const issued = (reply: FastifyReply, tokens: TokenResponse) => {
     setDocsCookie(reply, deps.secureCookies, tokens.accessToken);
     return tokens;
@@ -48,10 +53,19 @@ export function accountRoutes(app: App, deps: service.AccountDeps & { loginRateL
     handler: (request) => setPasswordFromLink(deps, request.body, request.ip),
   });
 
+  // Issue 14 §5, not in the spec: any signed-in user changes their own password (the web's /settings/password).
+  app.route({
+    method: 'POST',
+    url: '/api/account/changepassword',
+    config: { roles: 'authenticated', cancelledOrganization: true, rateLimit: { max: deps.loginRateLimitPerMinute, timeWindow: 60_000 } },
+    schema: { tags: ['account'], body: changePasswordRequest, response: { 200: messageResponse } },
+    handler: (request) => changePassword(deps, auth(request), request.body, caller(request)),
+  });
+
   app.route({
     method: 'POST',
     url: '/api/account/logout',
-    config: { roles: 'authenticated', cancelledOrganization: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
     schema: { tags: ['account'], response: { 200: okResponse } },
     handler: async (request, reply) => {
       await service.logout(deps, auth(request), caller(request));

@@ -1,17 +1,19 @@
 import { ACCESS_TOKEN_TTL_SECONDS, LOCKOUT_FAILED_ATTEMPTS, LOCKOUT_MINUTES } from '@clinicrelay/contracts/constants.ts';
 import type { LoginRequest, TokenResponse } from '@clinicrelay/contracts/account.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
+import { registrationMessages } from '@clinicrelay/contracts/registration.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import type { loginAttempts } from '../../db/schema/auth.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import { loadSession } from '../../platform/auth/guard.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { newRefreshToken, sha256, signAccessToken } from '../../platform/auth/tokens.ts';
-import { acceptTotp } from '../../platform/auth/totp.ts';
 import { AppError, unauthorized } from '../../platform/errors.ts';
+import { checkSecondFactor, isRecoveryCode, methodOf, sendEmailCode, type SecondFactorDeps } from '../two-factor/codes.ts';
 import * as q from './queries.ts';
 
-export interface AccountDeps {
+// SecondFactorDeps: the sealed TOTP secrets and the sign-in codes mailed to email two-factor users (issue 14 §6).
+export interface AccountDeps extends SecondFactorDeps {
   db: Database;
   signingKey: Uint8Array;
   now: () => Date;
@@ -91,12 +93,12 @@ async function decide(
   const state = lockState(await q.findRecentAttempts(tx, userName, lockWindowStart(now)));
 
   // Counts a failed password or code; the third within the lockout period locks the user name.
-  const fail = async (message: string, twoFactorRequired = false): Promise<Decision> => {
+  const fail = async (message: string, extra: ConstructorParameters<typeof AppError>[2] = {}): Promise<Decision> => {
     const lockout = user?.lockoutEnabled !== false && state.failures + 1 >= LOCKOUT_FAILED_ATTEMPTS;
     await attempt(lockout ? 'lockout' : 'failure');
     await writeAudit(tx, { ...audit, eventType: lockout ? 'AccountLockedOut' : 'LoginFailed' });
     if (lockout) return { error: new AppError(401, messages.accountLocked) };
-    return { error: new AppError(401, message, twoFactorRequired ? { twoFactorRequired: true } : {}) };
+    return { error: new AppError(401, message, extra) };
   };
 
   if (state.locked) {
@@ -113,6 +115,12 @@ async function decide(
     await writeAudit(tx, { ...audit, eventType: 'LoginRefusedDisabled' });
     return { error: new AppError(401, messages.userDisabled) };
   }
+  // A self-registered account waits for its verification mail's link (registration module); told only after the password matched.
+  if (found.emailConfirmedAt === null) {
+    await attempt('disabled');
+    await writeAudit(tx, { ...audit, eventType: 'LoginRefusedEmailNotConfirmed' });
+    return { error: new AppError(401, registrationMessages.emailNotConfirmed) };
+  }
 
   const systemRoles = await q.findSystemRoles(tx, found.id);
   const orgs = await q.findLoginOrganizations(tx, found.id);
@@ -122,15 +130,18 @@ async function decide(
     return { error: new AppError(401, messages.organizationLoginDisabled) };
   }
 
+  // Issue 14 §6: the app's code, the code mailed now (at most one a minute: asking again is "Send the code again"),
+  // or a recovery code; each works once, and a wrong one counts toward the lockout like a wrong password.
   if (found.twoFactorEnabled) {
+    const twoFactor = { twoFactorRequired: true, twoFactorMethod: methodOf(found) };
     const code = input.code?.trim();
     if (!code) {
       await attempt('two-factor');
-      return { error: new AppError(401, messages.twoFactorRequired, { twoFactorRequired: true }) };
+      if (twoFactor.twoFactorMethod === 'Email') await sendEmailCode(deps, tx, found, 'SignIn', now, found.defaultOrganizationId);
+      return { error: new AppError(401, messages.twoFactorRequired, twoFactor) };
     }
-    const step = found.twoFactorSecret ? acceptTotp(found.twoFactorSecret, code, now, found.lastTotpStep) : null;
-    if (step === null) return fail(messages.twoFactorRequired, true);
-    await q.recordTotpStep(tx, found.id, step);
+    if ((await checkSecondFactor(deps, tx, found, code, now)) !== 'ok') return fail(messages.twoFactorRequired, twoFactor);
+    if (isRecoveryCode(code)) await writeAudit(tx, { ...audit, eventType: 'RecoveryCodeUsed' });
   }
 
   const organizationId = orgs.find((o) => o.id === found.defaultOrganizationId)?.id ?? orgs[0]?.id ?? null;

@@ -76,7 +76,7 @@ describe('two-factor codes', () => {
     expect((await login(t, userName, TEST_PASSWORD, current)).statusCode).toBe(200);
     const replay = await login(t, userName, TEST_PASSWORD, current);
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toEqual({ message: messages.twoFactorRequired, twoFactorRequired: true });
+    expect(replay.json()).toEqual({ message: messages.twoFactorRequired, twoFactorRequired: true, twoFactorMethod: 'App' });
     await attempts();
   });
 

@@ -16,6 +16,7 @@ import { organizationRoles, systemRoles } from '@clinicrelay/contracts/roles.ts'
 import type { DbOrTx } from '../../db/client.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import { clearSessionCache, type AdminCaller } from '../../platform/auth/guard.ts';
+import { passwordProblem } from '../../platform/auth/password-policy.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.ts';
@@ -25,6 +26,7 @@ import { findRecentAttempts } from '../account/queries.ts';
 import { lockState, lockWindowStart } from '../account/service.ts';
 import { queuePasswordLinkMail, revokeSessionsOf, type PasswordLinkDeps, type PasswordLinkPurpose } from '../account/password-links.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
+import { removeSecondFactors } from '../two-factor/service.ts';
 import * as q from './queries.ts';
 
 export interface AdminUsersDeps extends PasswordLinkDeps {
@@ -168,6 +170,9 @@ export async function createUser(deps: AdminUsersDeps, caller: AdminCaller, body
   const now = deps.now();
   const details = body.userDetails;
   const { userName, email } = normalized(details);
+  // The password rules of issue 14 §5 hold for a password an administrator types too.
+  const problem = body.emailCreatePassword ? null : await passwordProblem(body.password!, userName);
+  if (problem) throw field('password', problem);
   const passwordHash = body.emailCreatePassword ? null : await hashPassword(body.password!);
   const id = await deps.db.transaction(async (tx) => {
     if (!(await q.organizationExists(tx, body.organizationId))) throw field('organizationId', text.chooseFromList);
@@ -314,9 +319,13 @@ export async function syncUser(deps: AdminUsersDeps, caller: AdminCaller, id: st
 export async function disableTwoFactor(deps: AdminUsersDeps, caller: AdminCaller, id: string) {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    if (!(await q.updateUser(tx, id, { twoFactorEnabled: false, twoFactorSecret: null, lastTotpStep: null, modifiedBy: caller.session.userId, modifiedAt: now }))) throw notFound();
-    await audit(tx, caller, 'UserTwoFactorDisabled', id, {}, now);
+    const user = await q.findUser(tx, id);
+    if (!user) throw notFound();
+    // Issue 14 §6: secret, method and recovery codes go, and the user is told by mail.
+    await removeSecondFactors(deps, tx, user, now, { administratorId: caller.session.userId, organizationId: null });
+    await audit(tx, caller, 'UserTwoFactorDisabled', id, { twoFactorWasEnabled: user.twoFactorEnabled }, now);
   });
+  clearSessionCache(deps.db);
   return { message: text.twoFactorDisabled };
 }
 

@@ -7,7 +7,9 @@ import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { attachmentMessages, attachmentToasts, MAX_ATTACHMENT_BYTES, supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
 import { releaseMessages } from '@clinicrelay/contracts/messages.ts';
+import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import { attachments } from '../../db/schema/messages.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, uploadAttachment, useTestApp } from '../../test/app.ts';
@@ -236,6 +238,21 @@ describe('Release attachments', () => {
 
   it('lists the supported extensions', async () => {
     expect((await t.call(LAKESIDE_USER, 'GET', '/api/attachments/extensions')).json()).toEqual([...supportedExtensions]);
+  });
+
+  itWithFixtures('refuses a CDA conversion on the Stay Connected plan (end-user §6), and still converts to PDF', async () => {
+    const draftId = await newDraft();
+    const pdf = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
+    const lakeside = eq(organizations.subdomain, 'lakeside');
+    await t.handle.db.update(organizations).set({ planId: 'stay-connected' }).where(lakeside);
+    try {
+      const refused = await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${draftId}/attachments/${pdf.id}/convert?type=Cda`);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ message: subscriptionMessages.upgradeRequired });
+      expect((await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${draftId}/attachments/${pdf.id}/convert?type=Pdf`)).statusCode).toBe(200);
+    } finally {
+      await t.handle.db.update(organizations).set({ planId: 'professional' }).where(lakeside);
+    }
   });
 
   itWithFixtures("keeps Lakeside's attachments invisible to Riverview: 404 everywhere, and nothing changes", async () => {

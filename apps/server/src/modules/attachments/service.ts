@@ -23,6 +23,7 @@ import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { toAttachmentSummary, type Caller } from '../messages/service.ts';
 import { enqueueRendition, RENDITION_WORKFLOW } from './rendition-workflow.ts';
+import { assertPlanIncludesSending } from '../subscriptions/plan-guard.ts';
 import * as q from './queries.ts';
 
 export type { Caller };
@@ -333,6 +334,8 @@ function cdaPatientOf(p: messagesQ.PatientRow | undefined) {
 // PUT .../convert?type=Pdf|Cda: the PDF rendition, or an XDS-SD C-CDA document embedding it.
 export async function convert(deps: AttachmentsDeps, caller: Caller, messageId: string, attachmentId: string, type: 'Pdf' | 'Cda') {
   const { row } = await editableAttachment(deps.db, caller, messageId, attachmentId);
+  // end-user §6: the Stay Connected plan does not include XDS-SD/CDA documents.
+  if (type === 'Cda') await assertPlanIncludesSending(deps.db, caller.organizationId);
   const pdf = await currentPdf(deps, row);
   if (type === 'Pdf') {
     if (row.currentBlobId === pdf.blobId) return toAttachmentSummary(row);

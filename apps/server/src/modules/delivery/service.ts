@@ -9,6 +9,7 @@ import {
   type SendResult,
 } from '@clinicrelay/contracts/delivery.ts';
 import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
+import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { auditedBy, writeAudit } from '../../platform/audit.ts';
@@ -19,6 +20,7 @@ import type { DirectDeps } from '../../transports/direct/direct-deps.ts';
 import { lookupRecipient } from '../../transports/direct/recipients.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { findEnabledFeatures } from '../session/queries.ts';
+import { assertPlanIncludesSending, isHostedDirectAddress, isPlanRestricted } from '../subscriptions/plan-guard.ts';
 import * as q from './queries.ts';
 
 export interface DeliveryDeps {
@@ -100,7 +102,12 @@ async function validate(db: DbOrTx, caller: Caller, draft: Draft, kind: SendKind
     if (parsed) recipients.set(parsed.address, parsed);
     else add(keys.invalidTo(address), releaseMessages.addressInvalid);
   }
-  // Plan-restricted organizations (fax, phone or product-domain recipients only) are checked here once plans arrive with the back office.
+  // end-user §5/§6: a plan-restricted organization sends only to fax or phone numbers or to addresses hosted here.
+  if (await isPlanRestricted(db, caller.organizationId)) {
+    for (const r of recipients.values()) {
+      if (r.channel === 'Direct' && !(await isHostedDirectAddress(db, r.address))) add(keys.invalidTo(r.address), subscriptionMessages.planRestrictedRecipient);
+    }
+  }
 
   // The From must be one of the organization's own document sources (Direct address or fax number).
   let fromSourceId: string | null = null;
@@ -218,6 +225,8 @@ function recipientNotices(deps: DeliveryDeps, recipients: RecipientAddress[]) {
 // the draft in the same transaction and says so (draftDiscarded): nobody saved it, so nothing is left.
 export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string, kind: SendKind): Promise<SendResult> {
   const now = deps.now();
+  // end-user §6: the Stay Connected plan includes no release, forward or reply.
+  await assertPlanIncludesSending(deps.db, caller.organizationId);
   const outcome = await deps.db.transaction(async (tx) => {
     const draft = await messagesQ.findByIdForUpdate(tx, caller.organizationId, id);
     if (!draft || draft.direction !== 'Outbound') throw notFound();

@@ -28,6 +28,7 @@ import { emitWebhookEvent } from '../webhooks/delivery-workflow.ts';
 import { findMembership, findRules } from '../users/queries.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import * as q from './queries.ts';
+import { assertPlanIncludesSending } from '../subscriptions/plan-guard.ts';
 
 export interface IntakeDeps {
   db: Database;
@@ -216,6 +217,8 @@ export async function markRead(deps: IntakeDeps, caller: Caller, id: string) {
 // POST /api/messages/{id}/triage: to another of the organization's addresses, to one of its users, or both.
 export async function triage(deps: IntakeDeps, caller: Caller, id: string, body: z.infer<typeof triageRequest>) {
   await visibleInbound(deps, caller, id);
+  // end-user §6: the Stay Connected plan does not include triage.
+  await assertPlanIncludesSending(deps.db, caller.organizationId);
   let toAddress: string | undefined;
   if (body.documentSourceId) {
     const source = (await messagesQ.findDocumentSources(deps.db, caller.organizationId)).find((s) => s.id === body.documentSourceId);

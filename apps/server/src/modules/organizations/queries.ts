@@ -32,15 +32,19 @@ const listColumns = {
   isCancelled: sql<boolean>`${organizations.cancelledAt} is not null`,
 };
 
-function listWhere(filter: { search?: string | undefined; cancelling?: boolean | undefined }) {
+// The system administrators' activation queue: organizations that finished onboarding and wait to be activated.
+const isAwaitingActivation = and(eq(organizations.isIdProofed, true), eq(organizations.isAcceptedEula, true), eq(organizations.isActivated, false));
+
+function listWhere(filter: { search?: string | undefined; cancelling?: boolean | undefined; awaitingActivation?: boolean | undefined }) {
   const pattern = filter.search ? containsPattern(filter.search) : undefined;
   return and(
     pattern ? or(ilike(organizations.name, pattern), ilike(organizations.subdomain, pattern), ilike(sql`${organizations.orgId}::text`, pattern)) : undefined,
     filter.cancelling ? isCancelling : undefined,
+    filter.awaitingActivation ? isAwaitingActivation : undefined,
   );
 }
 
-export function findOrganizationPage(db: DbOrTx, filter: { search?: string | undefined; cancelling?: boolean | undefined; sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
+export function findOrganizationPage(db: DbOrTx, filter: { search?: string | undefined; cancelling?: boolean | undefined; awaitingActivation?: boolean | undefined; sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
   const where = listWhere(filter);
   return findPage(
     page,

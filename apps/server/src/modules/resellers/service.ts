@@ -19,7 +19,7 @@ export interface ResellersDeps {
 const baseUrl = (publicUrl: string | undefined) => (publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
 export const registerUrl = (publicUrl: string | undefined, urlCode: string) => `${baseUrl(publicUrl)}${REGISTER_PATH}${urlCode}`;
 
-const logoPath = (row: q.ResellerRow) => (row.logoBlobId ? `/api/resellers/${row.id}/logo?v=${row.logoBlobId.slice(0, 8)}` : null);
+export const logoPath = (row: q.ResellerRow) => (row.logoBlobId ? `/api/resellers/${row.id}/logo?v=${row.logoBlobId.slice(0, 8)}` : null);
 
 const toReseller = (deps: ResellersDeps, row: q.ResellerRow) => ({
   id: row.id,

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
 import { resellers } from '../../db/schema/back-office.ts';
+import { eulaAcceptances, eulas } from '../../db/schema/onboarding.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../../db/schema/networks.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { sessions } from '../../db/schema/auth.ts';
@@ -41,6 +42,8 @@ export async function findProfileData(db: DbOrTx, userId: string, organizationId
         cancelledAt: organizations.cancelledAt,
         gracePeriodEndsAt: organizations.gracePeriodEndsAt,
         subscriptionReference: organizations.subscriptionReference,
+        planId: organizations.planId,
+        settings: organizations.settings,
       },
       organizations: sql<{ id: string; subDomain: string; name: string }[]>`coalesce((select json_agg(json_build_object('id', o.id, 'subDomain', o.subdomain, 'name', o.name) order by o.name)
         from ${memberships} m inner join ${organizations} o on o.id = m.organization_id where m.user_id = ${users.id}), '[]'::json)`,
@@ -49,6 +52,9 @@ export async function findProfileData(db: DbOrTx, userId: string, organizationId
       networkFeatureIds: sql<number[] | null>`(select n.enabled_network_feature_ids from ${networkOrganizations} no inner join ${networks} n on n.id = no.network_id
         where no.organization_id = ${organizations.id})`,
       resellerBypassTos: sql<boolean | null>`(select r.bypass_tos from ${resellers} r where r.id = ${organizations.resellerId})`,
+      // Whether this user accepted the active EULA of the organization's brand; null when the brand has none (issue 14 §2).
+      acceptedActiveEula: sql<boolean | null>`(select exists (select 1 from ${eulaAcceptances} ea where ea.eula_id = e.id and ea.user_id = ${users.id})
+        from ${eulas} e where e.brand_id = ${organizations.brandId} and e.type = 'EULA' and e.is_active limit 1)`,
     })
     .from(users)
     .leftJoin(organizations, organizationId ? eq(organizations.id, organizationId) : sql`false`)

@@ -40,7 +40,8 @@ export async function getProfile(deps: SessionDeps, session: AuthContext, reques
     networkFeatures: networkFeatureStatusOf(user.networkFeatureIds ?? []),
     authStrategy: org?.loginType ?? 'Password',
     isAdmin: session.roles.includes('Administrator'),
-    orgIsAcceptedEULA: org?.isAcceptedEula ?? false,
+    // The brand's active EULA accepted by this user (a new version asks everyone again); without one, the organization's flag.
+    orgIsAcceptedEULA: org ? (user.acceptedActiveEula ?? org.isAcceptedEula) : false,
     orgIsIdProofed: org?.isIdProofed ?? false,
     idProofedAttemptDate: iso(org?.idProofedAttemptDate),
     orgIsActivated: org?.isActivated ?? false,
@@ -48,9 +49,12 @@ export async function getProfile(deps: SessionDeps, session: AuthContext, reques
     orgIsInGracePeriod: inGracePeriod,
     orgGracePeriodEndDate: iso(org?.gracePeriodEndsAt),
     subscriptionReference: org?.subscriptionReference ?? null,
+    planId: org?.planId ?? null,
+    orgIsPlanRestricted: org?.settings?.planRestricted === true,
     resellerBypassTos: user.resellerBypassTos ?? false,
     intercomAppId: null,
     intercomUserHash: null,
+    twoFactorEnrolmentRequired: session.twoFactorEnrolmentRequired ?? false,
   };
 }
 
@@ -65,6 +69,7 @@ export async function getCurrentUser(deps: SessionDeps, session: AuthContext): P
     email: user.email,
     phoneNumber: user.phoneNumber,
     twoFactorEnabled: user.twoFactorEnabled,
+    tokenAuthEnabled: user.tokenAuthEnabled,
     organizationId: session.organizationId,
     roles: session.roles,
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { messageResponse, resendInvitationRequest, resetPasswordRequest } from '@clinicrelay/contracts/admin-users.ts';
+import { messageResponse, resendInvitationRequest } from '@clinicrelay/contracts/admin-users.ts';
+import { passwordMessages, resetPasswordAnyRequest } from '@clinicrelay/contracts/passwords.ts';
 import { intakeRuleCreate, intakeRuleView, userDocumentSources, userIntakeRules } from '@clinicrelay/contracts/intake.ts';
 import { idParams } from '@clinicrelay/contracts/messages.ts';
 import { isSystemAdmin, type Role } from '@clinicrelay/contracts/roles.ts';
@@ -24,7 +25,9 @@ import {
 } from '@clinicrelay/contracts/users.ts';
 import type { FastifyRequest } from 'fastify';
 import { adminCaller, orgCaller } from '../../platform/auth/guard.ts';
+import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
+import { requestPasswordReset } from '../account/password-links.ts';
 import * as invitations from './invitations.ts';
 import * as members from './members.ts';
 import * as service from './service.ts';
@@ -40,7 +43,10 @@ const caller = orgCaller;
 // A system administrator acts from the back office on any user; anyone else within their current organization.
 const orgCallerUnlessSystemAdmin = (request: FastifyRequest) => (isSystemAdmin(adminCaller(request).session.roles) ? null : orgCaller(request));
 
-export function usersRoutes(app: App, deps: service.UsersDeps & invitations.InvitationsDeps & members.MembersDeps & userDetail.UserDetailDeps) {
+export function usersRoutes(
+  app: App,
+  deps: service.UsersDeps & invitations.InvitationsDeps & members.MembersDeps & userDetail.UserDetailDeps & { loginRateLimitPerMinute: number },
+) {
   const tags = ['users'];
 
   // Issue 13 §2: the organization's users (/settings/users), also the Triage user picker's source.
@@ -131,12 +137,22 @@ export function usersRoutes(app: App, deps: service.UsersDeps & invitations.Invi
     handler: (request) => members.setMemberEnabled(deps, caller(request), request.params.id, request.query.enable),
   });
   // Bodies as back-office-a names them ({id}, {id, userName}); the back office's Users list calls them too.
+  // Without a session it is the "Forgot your password?" request (issue 14 §5): {userName}, rate-limited, the same
+  // answer and time whether or not the account exists.
   app.route({
     method: 'POST',
     url: '/api/users/resetpassword',
-    config: { roles: ADMINS_AND_SYS_ADMIN },
-    schema: { tags, body: resetPasswordRequest, response: { 200: messageResponse } },
-    handler: (request) => members.resetPassword(deps, adminCaller(request), orgCallerUnlessSystemAdmin(request), request.body.id),
+    config: { roles: ADMINS_AND_SYS_ADMIN, anonymousWithoutToken: true, rateLimit: { max: deps.loginRateLimitPerMinute, timeWindow: 60_000 } },
+    schema: { tags, body: resetPasswordAnyRequest, response: { 200: messageResponse } },
+    handler: async (request) => {
+      const { id, userName } = request.body;
+      if (!request.authContext) {
+        if (!userName) throw badRequest(passwordMessages.userNameRequired, { userName: [passwordMessages.userNameRequired] });
+        return requestPasswordReset(deps, userName, request.ip);
+      }
+      if (!id) throw badRequest(passwordMessages.userIdRequired, { id: [passwordMessages.userIdRequired] });
+      return members.resetPassword(deps, adminCaller(request), orgCallerUnlessSystemAdmin(request), id);
+    },
   });
   app.route({
     method: 'POST',

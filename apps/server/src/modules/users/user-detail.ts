@@ -16,7 +16,8 @@ import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import { clearSessionCache, type OrgCaller } from '../../platform/auth/guard.ts';
 import { notFound } from '../../platform/errors.ts';
 import { revokeSessionsOf } from '../account/password-links.ts';
-import * as adminQueries from '../admin-users/queries.ts';
+import type { MailAddress } from '../../platform/mail/settings.ts';
+import { removeSecondFactors } from '../two-factor/service.ts';
 import { messageEventTypes } from '../audit/service.ts';
 import { REACTIVATION_REQUESTED } from '../subscriptions/service.ts';
 import { toView } from './members.ts';
@@ -28,6 +29,7 @@ import * as q from './queries.ts';
 export interface UserDetailDeps {
   db: Database;
   now: () => Date;
+  mailFrom: MailAddress;
 }
 
 const DAY_MS = 86_400_000;
@@ -100,16 +102,17 @@ export async function getMemberDetail(deps: UserDetailDeps, caller: OrgCaller, u
   return { ...toView(row), twoFactorEnabled: row.twoFactorEnabled, applications: applications.map((a) => a.app) };
 }
 
-// DELETE /api/users/{id}/authenticators: the account's TOTP secret goes; the user enrols again at their next sign-in
-// (issue 14). Allowed for a user of several organizations too, like a password reset: it is how a locked-out user
+// DELETE /api/users/{id}/authenticators: two-factor sign-in goes (secret, method, recovery codes) and the user is
+// told by mail; they enrol again from their security settings, or at their next sign-in when they must (issue 14). Allowed for a user of several organizations too, like a password reset: it is how a locked-out user
 // (a lost phone) gets back in.
 export async function removeAuthenticators(deps: UserDetailDeps, caller: OrgCaller, userId: string) {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
     const member = await memberOrNotFound(tx, caller, userId);
-    await adminQueries.updateUser(tx, userId, { twoFactorEnabled: false, twoFactorSecret: null, lastTotpStep: null, modifiedBy: caller.session.userId, modifiedAt: now });
+    await removeSecondFactors(deps, tx, member, now, { administratorId: caller.session.userId, organizationId: caller.organizationId });
     await audit(tx, caller, 'UserAuthenticatorsRemoved', userId, { twoFactorWasEnabled: member.twoFactorEnabled }, now);
   });
+  clearSessionCache(deps.db);
   return { message: text.authenticatorsRemoved };
 }
 

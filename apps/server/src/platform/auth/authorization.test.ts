@@ -15,11 +15,19 @@ describe('authorization of every /api route', () => {
   });
 
   it('refuses an anonymous call on every route not declared public', async () => {
-    for (const r of t.app.apiRoutes.filter((x) => x.roles !== 'public')) {
+    for (const r of t.app.apiRoutes.filter((x) => x.roles !== 'public' && !x.anonymousWithoutToken)) {
       const res = await t.call(null, r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(401);
       expect(res.json(), `${r.method} ${r.url}`).toEqual({ message: 'Token revoked or expired.' });
     }
+  });
+
+  it('answers an anonymous call on a route with an anonymous form by that form, never by its signed-in one', async () => {
+    const anonymous = t.app.apiRoutes.filter((x) => x.anonymousWithoutToken);
+    expect(anonymous.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/users/resetpassword']);
+    // The forgotten-password form takes a user name; an administrator's {id} means nothing without a session.
+    const res = await t.call(null, 'POST', '/api/users/resetpassword', { id: '00000000-0000-4000-8000-000000000000' });
+    expect(res.statusCode).toBe(400);
   });
 
   it('refuses an organization user on every route declared for system administrators', async () => {

@@ -19,6 +19,9 @@ export interface AuthContext {
   roles: Role[];
   // The current organization is cancelled and past any grace period: only flagged routes answer.
   organizationCancelled: boolean;
+  // Issue 14 §6: an administrator who must enrol in two-factor sign-in first (REQUIRE_ADMIN_TWO_FACTOR): only
+  // routes flagged twoFactorEnrolment answer.
+  twoFactorEnrolmentRequired?: boolean;
 }
 
 declare module 'fastify' {
@@ -30,6 +33,11 @@ declare module 'fastify' {
     cancelledOrganization?: boolean;
     // A POST that only reads (a search, a list with a filter body): it leaves the session cache as it is.
     readOnly?: boolean;
+    // Reachable by an administrator who has not enrolled in two-factor sign-in yet (enrolment, profile, sign-out).
+    twoFactorEnrolment?: boolean;
+    // Without a bearer token the route is public and its handler serves the anonymous form (POST
+    // /api/users/resetpassword: the forgotten-password request); with one, the roles apply as usual.
+    anonymousWithoutToken?: boolean;
   }
 }
 
@@ -79,6 +87,7 @@ const prepareSessionLookup = (db: Database) =>
     .select({
       userName: users.userName,
       userDisabled: users.isDisabled,
+      twoFactorEnabled: users.twoFactorEnabled,
       organizationId: sessions.organizationId,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
@@ -158,7 +167,7 @@ export async function loadSession(
   sessionId: string,
   userId: string,
   now: Date,
-  options: { touch?: boolean } = {},
+  options: { touch?: boolean; requireAdminTwoFactor?: boolean } = {},
 ): Promise<AuthContext | null> {
   const row = await lookUpSession(db, sessionId, userId, now);
   if (!row || row.userDisabled) return null;
@@ -175,7 +184,8 @@ export async function loadSession(
   // The same rule as the profile's orgIsCancelled: cancelled, and no grace period running.
   const inGracePeriod = !!row.orgGracePeriodEndsAt && row.orgGracePeriodEndsAt > now;
   const organizationCancelled = !!row.orgCancelledAt && !inGracePeriod && !isSystemAdmin(roles);
-  return { userId, userName: row.userName, sessionId, organizationId: row.organizationId, roles, organizationCancelled };
+  const twoFactorEnrolmentRequired = !!options.requireAdminTwoFactor && !row.twoFactorEnabled && (isSystemAdmin(roles) || roles.includes('Administrator'));
+  return { userId, userName: row.userName, sessionId, organizationId: row.organizationId, roles, organizationCancelled, twoFactorEnrolmentRequired };
 }
 
 // A request the user made, as opposed to a list refreshing itself in an unattended tab.
@@ -191,7 +201,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function registerGuard(app: FastifyInstance, deps: { db: Database; signingKey: Uint8Array; now: () => Date }): void {
+export function registerGuard(app: FastifyInstance, deps: { db: Database; signingKey: Uint8Array; now: () => Date; requireAdminTwoFactor?: boolean }): void {
   app.decorateRequest('authContext', null);
   app.addHook('onSend', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && !request.routeOptions.config?.readOnly) clearSessionCache(deps.db);
@@ -200,10 +210,11 @@ export function registerGuard(app: FastifyInstance, deps: { db: Database; signin
     const roles = request.routeOptions.config.roles;
     if (!roles || roles === 'public') return;
     const token = bearerToken(request);
+    if (!token && request.routeOptions.config.anonymousWithoutToken) return;
     if (!token) throw new AppError(401, messages.tokenRevokedOrExpired);
     const now = deps.now();
     const claims = verifyAccessToken(deps.signingKey, token, now);
-    const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now, { touch: isUserActivity(request) }));
+    const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now, { touch: isUserActivity(request), requireAdminTwoFactor: deps.requireAdminTwoFactor }));
     if (!context) throw new AppError(401, messages.tokenRevokedOrExpired);
     request.authContext = context;
     if (roles !== 'authenticated' && !context.roles.some((r) => roles.includes(r))) {
@@ -211,6 +222,9 @@ export function registerGuard(app: FastifyInstance, deps: { db: Database; signin
     }
     if (context.organizationCancelled && !request.routeOptions.config.cancelledOrganization) {
       throw new AppError(403, messages.organizationCancelled);
+    }
+    if (context.twoFactorEnrolmentRequired && !request.routeOptions.config.twoFactorEnrolment) {
+      throw new AppError(403, messages.twoFactorEnrolmentRequired);
     }
   });
 }

@@ -16,7 +16,7 @@ import {
 import { deleteDownload, downloadKeys, fetchBrandOptions, fetchDownloads, setDownloadActive, updateDownload, uploadDownload } from '../../api/downloads.ts';
 import { formatDate, formatFileSize } from '../../components/format.ts';
 import type { ListColumn } from '../../components/list-page.tsx';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifyError, notifySuccess, withFailureToast } from '../../components/notify.ts';
 import { AdminListArea } from '../admin-list-area.tsx';
 
 // back-office-b §5: the entity's own rules, and a file when creating ('You must select a file.'); an edit keeps the
@@ -209,16 +209,6 @@ function DownloadFields({ form, row }: { form: UseFormReturnType<Values>; row: D
   );
 }
 
-// back-office-b §8: 'not created' and the like are toasts; the form also shows the server's reasons at their fields.
-const reporting = async <T,>(call: () => Promise<T>, failure: string) => {
-  try {
-    return await call();
-  } catch (error) {
-    notifyError(failure);
-    throw error;
-  }
-};
-
 /** /admin/downloads (back-office-b §2 "Downloads"): the files published for organizations; create, update, activate, copy link, delete. */
 export function AdminDownloadsPage() {
   return (
@@ -230,9 +220,9 @@ export function AdminDownloadsPage() {
       fetchPage={fetchDownloads}
       listDefaults={{ sortCol: 'displayName' }}
       form={{ schema: formSchema, blank, valuesOf, fields: (form, row) => <DownloadFields form={form} row={row} /> }}
-      create={(values) => reporting(() => uploadDownload(inputOf(values), values.file!), text.notCreated)}
-      update={(row, values) => reporting(() => updateDownload(row.id, inputOf(values), values.file), text.notUpdated)}
-      remove={(row) => reporting(() => deleteDownload(row.id), text.notDeleted)}
+      create={(values) => withFailureToast(() => uploadDownload(inputOf(values), values.file!), text.notCreated)}
+      update={(row, values) => withFailureToast(() => updateDownload(row.id, inputOf(values), values.file), text.notUpdated)}
+      remove={(row) => withFailureToast(() => deleteDownload(row.id), text.notDeleted)}
       rowName={(row) => row.displayName}
       rowActions={(row) => <CopyLink row={row} />}
       messages={{ saved: text.saved, deleted: text.deleted }}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Menu, Switch } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Switch } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { API_CAPTURE_FEATURE, organizationMessages as text, type OrganizationListItem } from '@clinicrelay/contracts/organizations.ts';
@@ -55,6 +55,8 @@ export function OrganizationsPage() {
   const features = useFeatures();
   const apiCaptureOn = features.data?.enabled.includes(API_CAPTURE_FEATURE) ?? false;
   const cancelling = params.get('cancelling') === 'true';
+  // The activation queue (issue 14 §3): ID-proofed, terms accepted, not activated.
+  const awaiting = params.get('awaitingActivation') === 'true';
   const [activating, setActivating] = useState<Row | null>(null);
   const [clearing, setClearing] = useState<Row | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -79,10 +81,25 @@ export function OrganizationsPage() {
         entityName="organization"
         queryKey={organizationKeys.all}
         columns={apiCaptureOn ? [...baseColumns, apiColumn] : baseColumns}
-        fetchPage={(state, signal) => fetchOrganizations(state, cancelling, signal)}
+        fetchPage={(state, signal) => fetchOrganizations(state, cancelling, signal, awaiting)}
         filters={{
-          key: cancelling,
+          key: `${cancelling}-${awaiting}`,
           controls: (
+            <Group gap="lg">
+            <Switch
+              label="Awaiting activation"
+              checked={awaiting}
+              onChange={(event) => {
+                const on = event.currentTarget.checked;
+                setParams((previous) => {
+                  const next = new URLSearchParams(previous);
+                  if (on) next.set('awaitingActivation', 'true');
+                  else next.delete('awaitingActivation');
+                  next.delete('page');
+                  return next;
+                });
+              }}
+            />
             <Switch
               label="Show canceled or cancelling soon"
               checked={cancelling}
@@ -97,6 +114,7 @@ export function OrganizationsPage() {
                 });
               }}
             />
+            </Group>
           ),
         }}
         // The edit page returns to the list as it was (search, sort, page).

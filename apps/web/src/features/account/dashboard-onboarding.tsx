@@ -1,4 +1,5 @@
-import { List, Text, ThemeIcon } from '@mantine/core';
+import { Button, List, Text, ThemeIcon } from '@mantine/core';
+import { Link } from 'react-router';
 import type { Profile } from '@clinicrelay/contracts/session.ts';
 import { DashboardSection } from './dashboard-section.tsx';
 
@@ -8,6 +9,7 @@ export const onboardingTexts = {
   done: 'done',
   pending: 'not yet',
   steps: { terms: 'Terms accepted', identity: 'Identity proofed', activated: 'Activated' },
+  continue: 'Continue onboarding',
 } as const;
 
 function StepIcon({ done }: { done: boolean }) {
@@ -38,6 +40,12 @@ export function DashboardOnboarding({ profile }: { profile: Profile }) {
           </List.Item>
         ))}
       </List>
+      {/* The onboarding dialogs (features/onboarding) start again from this link; only administrators run them. */}
+      {profile.isAdmin && (!profile.orgIsAcceptedEULA || !profile.orgIsIdProofed) && (
+        <Button component={Link} to="?onboarding=start" variant="light" mt="md">
+          {onboardingTexts.continue}
+        </Button>
+      )}
     </DashboardSection>
   );
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { loginRequest, type LoginRequest } from '@clinicrelay/contracts/account.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import { ApiError } from '../../api/client.ts';
@@ -22,10 +22,18 @@ interface ServerNotice {
   tone: 'error' | 'info';
 }
 
+// The first answer asks for the code; a wrong code keeps the server's text.
+function codeNotice(message: string, method: 'App' | 'Email' | undefined, askedBefore: boolean) {
+  if (askedBefore) return message;
+  return method === 'Email' ? `${message} We sent it to your email address.` : message;
+}
+
 export function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [codeRequired, setCodeRequired] = useState(false);
+  // Issue 14 §6: 'Email' when the code was mailed (the page offers to send it again), 'App' for an authenticator app.
+  const [codeMethod, setCodeMethod] = useState<'App' | 'Email' | undefined>(undefined);
   const [notice, setNotice] = useState<ServerNotice | null>(null);
 
   // Mounted only once the signed-in pages are gone, so no query refetches: nothing of the last session stays.
@@ -46,12 +54,20 @@ export function LoginPage() {
     onError: (error) => {
       if (error instanceof ApiError && error.twoFactorRequired) {
         setCodeRequired(true);
-        setNotice({ message: error.message, tone: 'info' });
+        setCodeMethod(error.twoFactorMethod);
+        setNotice({ message: codeNotice(error.message, error.twoFactorMethod, codeRequired), tone: 'info' });
         return;
       }
       setNotice({ message: error instanceof ApiError ? error.message : messages.serverError, tone: 'error' });
     },
   });
+
+  // Signing in again without a code mails a new one (at most one a minute, the server decides).
+  const resend = () => {
+    setNotice(null);
+    form.setFieldValue('code', '');
+    signIn.mutate({ userName: form.values.userName.trim(), password: form.values.password });
+  };
 
   const submit = form.onSubmit((values) => {
     setNotice(null);
@@ -89,9 +105,14 @@ export function LoginPage() {
             <TextInput
               label="Verification code"
               autoComplete="one-time-code"
-              inputMode="numeric"
+              description={codeMethod === 'Email' ? 'Enter the 6-digit code we emailed you, or a recovery code.' : 'Enter the 6-digit code of your authenticator app, or a recovery code.'}
               {...form.getInputProps('code')}
             />
+          )}
+          {codeRequired && codeMethod === 'Email' && (
+            <Button variant="subtle" size="compact-sm" onClick={resend} disabled={signIn.isPending} style={{ alignSelf: 'flex-start' }}>
+              Send the code again
+            </Button>
           )}
           <Group gap="xs" wrap="nowrap">
             <Button type="submit" flex={1} loading={signIn.isPending}>
@@ -99,6 +120,10 @@ export function LoginPage() {
             </Button>
             <LockoutHint />
           </Group>
+          {/* Issue 14 §5: the forgotten-password request (features/account/forgot-password-page.tsx). */}
+          <Anchor component={Link} to="/account/forgot-password" size="sm" ta="center">
+            Forgot your password?
+          </Anchor>
         </Stack>
       </form>
     </PublicPage>

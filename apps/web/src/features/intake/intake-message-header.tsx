@@ -1,6 +1,7 @@
 import { Anchor, Badge, Button, Group, Menu, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { processedTypes } from '@clinicrelay/contracts/intake.ts';
+import { usePlanGuard } from '../../app/plan-guard.tsx';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { GearTaskList } from './gear-task-list.tsx';
 import { exportLabels, type ExportKind } from './intake-export.ts';
@@ -21,8 +22,11 @@ export interface IntakeMessageHeaderProps {
 export function IntakeMessageHeader({ message, isAdministrator, processing, onProcess, onPrint, onExport, onOpen }: IntakeMessageHeaderProps) {
   const pill = statusPill(message.status);
   const badge = docStatusBadge(message);
+  // end-user §6: on the Stay Connected plan, forward/reply, triage and CDA export show the upgrade prompt.
+  const plan = usePlanGuard();
   return (
     <Stack gap="xs">
+      {plan.prompt}
       <Anchor component={Link} to="/intake" size="sm" w="fit-content">
         ← Intake
       </Anchor>
@@ -60,14 +64,14 @@ export function IntakeMessageHeader({ message, isAdministrator, processing, onPr
             </Menu.Dropdown>
           </Menu>
           {message.sourceType !== 'Triage' && (
-            <Button component={Link} to={`/release/reply/${message.id}`} variant="default">
+            <Button component={Link} to={`/release/reply/${message.id}`} variant="default" onClick={plan.intercept('ForwardReply')}>
               Reply
             </Button>
           )}
-          <Button component={Link} to={`/release/forward/${message.id}`} variant="default">
+          <Button component={Link} to={`/release/forward/${message.id}`} variant="default" onClick={plan.intercept('ForwardReply')}>
             Forward
           </Button>
-          <Button variant="default" onClick={() => onOpen('triage')}>
+          <Button variant="default" onClick={() => plan.guard('Triage', () => onOpen('triage'))}>
             Triage
           </Button>
           {/* Named apart from the viewer's own Print, which prints only the document on screen. */}
@@ -80,7 +84,7 @@ export function IntakeMessageHeader({ message, isAdministrator, processing, onPr
             </Menu.Target>
             <Menu.Dropdown>
               {(Object.keys(exportLabels) as ExportKind[]).map((kind) => (
-                <Menu.Item key={kind} onClick={() => onExport(kind)}>
+                <Menu.Item key={kind} onClick={() => (kind === 'StructuredExport' ? plan.guard('CdaDownload', () => onExport(kind)) : onExport(kind))}>
                   {exportLabels[kind]}
                 </Menu.Item>
               ))}

@@ -20,14 +20,15 @@ interface Options {
   features?: string[];
   handlers?: ApiStubOptions['handlers'];
   settings?: Partial<OrganizationSettings>;
+  planId?: string;
 }
 
 const base = `/api/messages/${MESSAGE_ID}`;
 
-async function view({ message = {}, roles = ['User'], features = [], handlers = {}, settings = {} }: Options = {}) {
+async function view({ message = {}, roles = ['User'], features = [], handlers = {}, settings = {}, planId = 'professional' }: Options = {}) {
   signIn();
   const api = stubApi({
-    profile: demoProfile({ roles }),
+    profile: demoProfile({ roles, planId }),
     features,
     handlers: {
       [`GET ${base}`]: () => json(200, intakeMessage(message)),
@@ -103,6 +104,20 @@ describe('Intake message view', () => {
     await view({ roles: ['Administrator'] });
     expect(screen.getByRole('link', { name: 'Reply' }).getAttribute('href')).toBe(`/release/reply/${MESSAGE_ID}`);
     expect(screen.getByRole('button', { name: 'Activity' })).toBeTruthy();
+  });
+
+  it('shows the upgrade prompt instead of Forward, Reply and Triage on the Stay Connected plan (end-user §6)', async () => {
+    const { router } = await view({ planId: 'stay-connected' });
+    fireEvent.click(screen.getByRole('link', { name: 'Forward' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Upgrade Subscription Plan' });
+    expect(within(dialog).getByText(/Forward and reply is not included/)).toBeTruthy();
+    expect(router.state.location.pathname).toBe(`/intake/${MESSAGE_ID}`);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Not Now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Upgrade Subscription Plan' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Triage' }));
+    dialog = await screen.findByRole('dialog', { name: 'Upgrade Subscription Plan' });
+    expect(within(dialog).getByText(/Triage is not included/)).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Triage message' })).toBeNull();
   });
 
   it('announces the open message on the hub and shows who else has it open', async () => {

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { attachmentMessages, supportedExtensions } from '@clinicrelay/contracts/attachments.ts';
 import { respondRequest, type RespondRequest } from '@clinicrelay/contracts/conversations.ts';
@@ -135,6 +135,14 @@ export function useRecipientCheck(addresses: readonly string[]) {
     // Advice only: a failed check shows nothing, and the next change of To asks again.
     retry: false,
   });
+}
+
+/** What the last recipient check said of each To address (lower case), from the cache useRecipientCheck fills; no call. */
+export function cachedRecipientStatus(queryClient: QueryClient, addresses: readonly string[]): (address: string) => string | undefined {
+  const asked = [...new Set(addresses.map((address) => address.toLowerCase()))].sort().slice(0, RECIPIENT_CHECK_MAX);
+  const result = queryClient.getQueryData<z.infer<typeof recipientCheckResult>>(releaseKeys.recipientCheck(asked));
+  const checks = result ? checksByAddress(result) : new Map<string, RecipientCheck>();
+  return (address) => checks.get(address.toLowerCase())?.status;
 }
 
 /** PUT /api/messages (first save) or PUT /api/messages/{id}. */

@@ -1,6 +1,7 @@
 import { EMPTY_DOCUMENT_DATE } from '@clinicrelay/contracts/attachments.ts';
 import { todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { releaseMessages, type Message } from '@clinicrelay/contracts/messages.ts';
+import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import type { SendAction } from './api.ts';
 import type { ComposeValues } from './release-compose-form.ts';
 import { checkTypedDate } from './release-text.ts';
@@ -18,7 +19,11 @@ type Attachment = Pick<Message['attachments'][number], 'fileName' | 'isSelected'
 
 export const birthDateTexts = { invalid: releaseMessages.patientBirthDateInvalid, future: releaseMessages.patientBirthDateFuture };
 
-export function checkBeforeSend(values: ComposeValues, context: { action: SendAction; attachments: Attachment[] }): SendProblems {
+export function checkBeforeSend(
+  values: ComposeValues,
+  // recipientStatus: for a plan-restricted organization, what the recipient check said of a To address (lower case).
+  context: { action: SendAction; attachments: Attachment[]; planRestricted?: boolean; recipientStatus?: (address: string) => string | undefined },
+): SendProblems {
   const list: string[] = [];
   const fields: Record<string, string> = {};
   const add = (text: string, field?: string) => {
@@ -41,6 +46,13 @@ export function checkBeforeSend(values: ComposeValues, context: { action: SendAc
   if (attachmentProblems.length > 0) [releaseMessages.attachmentInvalid, ...attachmentProblems].forEach((text) => add(text));
 
   if (values.to.length === 0) add(releaseMessages.toRequired, 'to');
+  // end-user §5/§6: a plan-restricted organization sends only to fax or phone numbers or to addresses hosted here.
+  if (context.planRestricted) {
+    for (const address of values.to) {
+      const status = address.includes('@') ? context.recipientStatus?.(address.toLowerCase()) : undefined;
+      if (status && status !== 'Hosted') add(subscriptionMessages.planRestrictedRecipient, 'to');
+    }
+  }
   if (!values.fromAddress) add(releaseMessages.fromRequired, 'fromAddress');
   if (!isReply && !values.releaseTypeId) add(releaseMessages.releaseTypeRequired, 'releaseTypeId');
 

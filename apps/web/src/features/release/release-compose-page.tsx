@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, List, Loader, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { parseTypedDate } from '@clinicrelay/contracts/dates.ts';
 import { releaseMessages, splitAddresses, type Message } from '@clinicrelay/contracts/messages.ts';
@@ -12,7 +13,7 @@ import { useSession } from '../../app/session-context.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { useDeleteMessage, useReleaseMessage, useSaveDraft, useSendMessage, type SendAction } from './api.ts';
+import { cachedRecipientStatus, useDeleteMessage, useReleaseMessage, useSaveDraft, useSendMessage, type SendAction } from './api.ts';
 import { ComposeAttachmentsSection } from './compose-attachments-section.tsx';
 import { ComposeLeaveGuard } from './compose-leave-guard.tsx';
 import { ComposeMessageFields } from './compose-message-fields.tsx';
@@ -135,7 +136,8 @@ interface ComposeFormProps {
 function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried, returnUrl, unsavedBirthDate }: ComposeFormProps) {
   const navigate = useNavigate();
   const location = useLocation();
-  const { features } = useSession();
+  const { features, profile } = useSession();
+  const queryClient = useQueryClient();
   const canTrack = features.has('AutomatedCarePlans');
   const action = sendActions[mode];
   const isReply = action === 'reply';
@@ -218,7 +220,9 @@ function ComposeForm({ mode, initial, initialDraftId, originalObjectId, carried,
   };
 
   const openReview = () => {
-    const found = checkBeforeSend(form.getValues(), { action, attachments: outgoing });
+    const values = form.getValues();
+    const recipientStatus = cachedRecipientStatus(queryClient, values.to);
+    const found = checkBeforeSend(values, { action, attachments: outgoing, planRestricted: profile.orgIsPlanRestricted === true, recipientStatus });
     showProblems(found);
     if (found.list.length === 0) setReviewOpen(true);
   };

@@ -1,11 +1,10 @@
 import { Alert, Checkbox, Loader, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { notificationPreferenceLabels, type NotificationPreferences } from '@clinicrelay/contracts/notifications.ts';
 import { organizationRoles, type OrganizationRole } from '@clinicrelay/contracts/roles.ts';
-import { orgUserForm, orgUserMessages as text, orgUserName, USERNAME_CHECK_DEBOUNCE_MS, type OrgUser, type OrgUserFormValues } from '@clinicrelay/contracts/users.ts';
+import { orgUserForm, orgUserMessages as text, type OrgUser, type OrgUserFormValues } from '@clinicrelay/contracts/users.ts';
 import { adminUserKeys, fetchJobFunctions } from '../../api/admin-users.ts';
 import { fetchUserNotifications, notificationKeys, useSaveUserNotifications } from '../../api/notifications.ts';
 import { useAllOrganizationSources, useIntakeRules } from '../../api/organization-access.ts';
@@ -14,6 +13,7 @@ import { accessOptions, accessText, ChoiceGroup } from '../../components/access-
 import { EntityModal } from '../../components/entity-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { ReadOnlyField } from '../../components/read-only-field.tsx';
+import { UserNameInput } from '../../components/user-name-input.tsx';
 import { checkUserName, createOrgUser, orgUserKeys, updateOrgUser } from './api.ts';
 
 const BLANK: OrgUserFormValues = { userName: '', firstName: '', lastName: '', role: '', jobFunctionId: null };
@@ -88,7 +88,19 @@ export function UserModal({ editing, onClose }: UserModalProps) {
 function UserFields({ form, user, jobFunctions }: { form: UseFormReturnType<OrgUserFormValues>; user: OrgUser | null; jobFunctions: { id: number; name: string }[] }) {
   return (
     <Stack>
-      {user ? <ReadOnlyField label="Username" value={user.userName} /> : <UserNameInput form={form} />}
+      {user ? (
+        <ReadOnlyField label="Username" value={user.userName} />
+      ) : (
+        <UserNameInput
+          label="Username"
+          data-autofocus
+          check={checkUserName}
+          queryKey={orgUserKeys.userName}
+          hint="The user’s email address; they receive a link there to set a password."
+          {...form.getInputProps('userName')}
+          value={form.values.userName}
+        />
+      )}
       <SimpleGrid cols={2}>
         <TextInput label="First name" required maxLength={255} data-autofocus={user ? true : undefined} {...form.getInputProps('firstName')} />
         <TextInput label="Last name" required maxLength={255} {...form.getInputProps('lastName')} />
@@ -140,31 +152,5 @@ function NotificationFields({ values, error, onChange }: { values: NotificationP
         notificationPreferenceLabels.map(([key, label]) => <Checkbox key={key} label={label} checked={values[key]} onChange={(e) => onChange(key, e.currentTarget.checked)} />)
       )}
     </Stack>
-  );
-}
-
-// end-user §5 "Username": an email-like name, checked with the server 1 s after the last key.
-function UserNameInput({ form }: { form: UseFormReturnType<OrgUserFormValues> }) {
-  const [typed] = useDebouncedValue(form.values.userName.trim(), USERNAME_CHECK_DEBOUNCE_MS);
-  const valid = typed !== '' && orgUserName.safeParse(typed).success;
-  const check = useQuery({
-    queryKey: orgUserKeys.userName(typed.toLowerCase()),
-    queryFn: ({ signal }) => checkUserName(typed, signal),
-    enabled: valid,
-    retry: false,
-  });
-  const liveError = typed === '' ? undefined : !valid ? text.userNameNotValid : check.data?.exists ? text.userNameExists : check.error ? errorDetails(check.error).message : undefined;
-  const available = valid && check.data && !check.data.exists;
-  return (
-    <TextInput
-      label="Username"
-      required
-      type="email"
-      maxLength={256}
-      data-autofocus
-      {...form.getInputProps('userName')}
-      error={form.errors.userName ?? liveError}
-      description={available ? text.userNameAvailable : 'The user’s email address; they receive a link there to set a password.'}
-    />
   );
 }
