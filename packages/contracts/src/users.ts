@@ -201,7 +201,8 @@ export type UserApplication = z.infer<typeof userApplication>;
 export const userApplicationParams = z.object({ id: text().uuid(), appId: text().regex(/^[0-9a-f]{16}$/, 'Application is invalid.') });
 
 // GET /api/users/{id}: the list row plus what the detail's Security section shows.
-export const orgUserDetail = orgUser.extend({ twoFactorEnabled: z.boolean(), applications: z.array(userApplication) });
+// tokenAuthEnabled: the second factor is an authenticator app (else codes by email).
+export const orgUserDetail = orgUser.extend({ twoFactorEnabled: z.boolean(), tokenAuthEnabled: z.boolean(), applications: z.array(userApplication) });
 export type OrgUserDetail = z.infer<typeof orgUserDetail>;
 
 // GET /api/users/{id}/events: the user's own actions in the organization from the audit log, newest first (30 over

@@ -45,10 +45,6 @@ export async function findRecentAttempts(db: DbOrTx, userName: string, since: Da
     .limit(10);
 }
 
-export async function recordTotpStep(tx: DbOrTx, userId: string, step: number) {
-  await tx.update(users).set({ lastTotpStep: step }).where(eq(users.id, userId));
-}
-
 export async function insertAttempt(db: DbOrTx, row: typeof loginAttempts.$inferInsert) {
   await db.insert(loginAttempts).values(row);
 }

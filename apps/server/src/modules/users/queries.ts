@@ -113,6 +113,7 @@ const memberColumns = {
   passwordSet: sql<boolean>`(${users.passwordHash} is not null)`,
   isDisabled: users.isDisabled,
   twoFactorEnabled: users.twoFactorEnabled,
+  tokenAuthEnabled: users.tokenAuthEnabled,
 };
 export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>;
 

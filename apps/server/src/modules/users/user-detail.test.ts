@@ -85,8 +85,8 @@ describe('A user’s detail: security, activity and requests (issue 13 §2)', ()
   });
 
   it('removes the user’s authenticator, audited', async () => {
-    await db().update(users).set({ twoFactorEnabled: true, twoFactorSecret: 'JBSWY3DPEHPK3PXP', lastTotpStep: 123 }).where(eq(users.id, leo));
-    expect((await detail(leo)).twoFactorEnabled).toBe(true);
+    await db().update(users).set({ twoFactorEnabled: true, tokenAuthEnabled: true, twoFactorSecret: 'JBSWY3DPEHPK3PXP', lastTotpStep: 123 }).where(eq(users.id, leo));
+    expect(await detail(leo)).toMatchObject({ twoFactorEnabled: true, tokenAuthEnabled: true });
     const res = await t.call(DEMO.lakesideAdmin, 'DELETE', `/api/users/${leo}/authenticators`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: text.authenticatorsRemoved });

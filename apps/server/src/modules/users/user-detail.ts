@@ -99,7 +99,7 @@ async function applicationsOf(db: DbOrTx, caller: OrgCaller, userId: string, now
 export async function getMemberDetail(deps: UserDetailDeps, caller: OrgCaller, userId: string): Promise<OrgUserDetail> {
   const row = await memberOrNotFound(deps.db, caller, userId);
   const applications = await applicationsOf(deps.db, caller, userId, deps.now());
-  return { ...toView(row), twoFactorEnabled: row.twoFactorEnabled, applications: applications.map((a) => a.app) };
+  return { ...toView(row), twoFactorEnabled: row.twoFactorEnabled, tokenAuthEnabled: row.tokenAuthEnabled, applications: applications.map((a) => a.app) };
 }
 
 // DELETE /api/users/{id}/authenticators: two-factor sign-in goes (secret, method, recovery codes) and the user is

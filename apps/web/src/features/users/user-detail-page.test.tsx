@@ -11,6 +11,7 @@ const APP = '0123456789abcdef';
 const leo: OrgUserDetail = {
   ...orgUserRow({ sendPermissions: 1 }),
   twoFactorEnabled: true,
+  tokenAuthEnabled: true,
   applications: [
     { id: APP, name: 'Firefox on Windows', userAgent: 'Mozilla/5.0 Firefox/128.0', ipAddress: '203.0.113.7', sessions: 2, signedInOn: '2026-11-24T08:00:00Z', lastUsedOn: '2026-11-24T09:00:00Z' },
   ],

@@ -27,7 +27,7 @@ export function UserSecuritySection({ user }: { user: OrgUserDetail }) {
           Two-factor authentication
         </Title>
         <Group justify="space-between">
-          <Text size="sm">{user.twoFactorEnabled ? 'An authenticator app is set up for two-factor sign-in.' : text.noAuthenticator}</Text>
+          <Text size="sm">{!user.twoFactorEnabled ? text.noAuthenticator : user.tokenAuthEnabled ? 'An authenticator app is set up for two-factor sign-in.' : 'Codes by email are set up for two-factor sign-in.'}</Text>
           {user.twoFactorEnabled && (
             <Button color="red" variant="light" onClick={() => setConfirming({ kind: 'authenticator' })}>
               Remove authenticator
