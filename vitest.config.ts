@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -30,6 +31,9 @@ const serverProject = (database: 'pglite' | 'postgres'): TestProjectInlineConfig
 // `npm test`: every unit, API and component test. Needs no database server and no browser.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: a single worker on the 2-core CI machine, which left a core
+    // idle while files waited on databases and the file workers. Two at least.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Once per run: the tests that read ../shared/fixtures are skipped without it, or fail under CI=true.
     globalSetup: ['apps/server/src/test/shared-fixtures-setup.ts'],
     projects: [
