@@ -6,10 +6,12 @@ import type { ExtractedPatient } from '../apps/server/src/db/schema/intake.ts';
 import { extractPatient, openPdf, pageText } from '../apps/server/src/modules/extraction/extractor.ts';
 import { tesseractOcr, terminateOcr } from '../apps/server/src/modules/extraction/ocr.ts';
 import { scannedPdf } from '../apps/server/src/modules/extraction/scanned-page.ts';
+import { corpusBenchmarks } from './extraction-corpus.ts';
 
 // Patient extraction accuracy and time: ud-sample.pdf, and PDFs rendered here from the header of each
 // C-CDA fixture (the header's recordTarget is the truth) in three label styles, plus a scanned (image
 // only, OCR) version of each. The baseline is bare pdfjs text extraction of the same PDFs in this run.
+// Then the project's extraction corpus with its per-field accuracy, wrong-value and empty rates (extraction-corpus.ts).
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures');
 const FIELDS = ['firstName', 'middleName', 'lastName', 'birthDate', 'gender'] as const;
@@ -166,7 +168,11 @@ export async function extractionBenchmarks(): Promise<string[]> {
   // Warm-up: pdfjs's first document and the tesseract worker's start are not part of a run's time.
   await extractPatient(scanned[0]!.pdf, { ocr: tesseractOcr });
   try {
-    return [...(await score('text layer (ud-sample.pdf + C-CDA headers, 3 styles)', text)), ...(await score('scanned, OCR (C-CDA headers)', scanned))];
+    return [
+      ...(await score('text layer (ud-sample.pdf + C-CDA headers, 3 styles)', text)),
+      ...(await score('scanned, OCR (C-CDA headers)', scanned)),
+      ...(await corpusBenchmarks()),
+    ];
   } finally {
     await terminateOcr();
   }

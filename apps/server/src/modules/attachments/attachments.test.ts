@@ -15,6 +15,9 @@ import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, uploadAttachment, useTestApp } from '../../test/app.ts';
 import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
 import { validateCda } from '../../test/validate-cda.ts';
+import { validateSchematron } from '../../test/validate-schematron.ts';
+import { createBlobStore } from '../../platform/blobs/blob-store.ts';
+import { encryptedPdf } from '../../platform/files/sample-files.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
 const RIVERVIEW_USER = 'user@riverview.example.org';
@@ -217,6 +220,47 @@ describe('Release attachments', () => {
     const back = await t.call(LAKESIDE_USER, 'GET', url);
     expect(back.headers['content-type']).toBe('application/pdf');
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments[1]).toMatchObject({ fileName: 'ud-sample.pdf', mimeType: 'application/pdf' });
+  });
+
+  itWithFixtures('converts to C-CDA that passes the R2.1 Schematron: the type\'s LOINC code, the document date, the MRN, the organization, the signer', async () => {
+    const res = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', { ...referral, patient: { ...referral.patient, patientId: 'LK-20417', city: 'Portland', state: 'OR' } });
+    const draftId = res.json().id as string;
+    const pdf = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
+    const url = `/api/messages/${draftId}/attachments/${pdf.id}`;
+    const lakeside = eq(organizations.subdomain, 'lakeside');
+    const [before] = await t.handle.db.select().from(organizations).where(lakeside);
+    await t.handle.db.update(organizations).set({ addressStreet: '1 Lake Way', addressCity: 'Portland', addressState: 'OR', addressZip: '97201', primaryPhone: '503-555-0100' }).where(lakeside);
+    try {
+      expect((await t.call(LAKESIDE_USER, 'PUT', `${url}/convert?type=Cda`)).statusCode).toBe(200);
+    } finally {
+      await t.handle.db.update(organizations).set(before!).where(lakeside);
+    }
+    const xml = (await t.call(LAKESIDE_USER, 'GET', url)).body;
+
+    expect(validateSchematron(xml).errors).toEqual([]);
+    expect((await validateCda(xml)).errors).toEqual([]);
+    expect(xml).toContain('<code code="57133-1" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Referral Letter">');
+    expect(xml).toContain('<effectiveTime value="20260115"/>');
+    expect(xml).toMatch(/<patientRole>\n<id root="2\.25\.\d+\.1" extension="LK-20417"\/>/);
+    expect(xml).toContain('<addr use="HP"><streetAddressLine nullFlavor="UNK"/><city>Portland</city><state>OR</state><postalCode nullFlavor="UNK"/></addr>');
+    expect(xml).toContain('<raceCode nullFlavor="UNK"/>');
+    const custodian = /<representedCustodianOrganization>([\s\S]*?)<\/representedCustodianOrganization>/.exec(xml)?.[1];
+    expect(custodian).toContain('<telecom use="WP" value="tel:503-555-0100"/><addr use="WP"><streetAddressLine>1 Lake Way</streetAddressLine><city>Portland</city><state>OR</state><postalCode>97201</postalCode>');
+    expect(xml).toMatch(/<legalAuthenticator><time value="\d{14}\+0000"\/><signatureCode code="S"\/>/);
+  });
+
+  itWithFixtures('never wraps an encrypted PDF in a CDA document (one stored before uploads refused them)', async () => {
+    const draftId = await newDraft();
+    const pdf = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
+    const blobs = createBlobStore({ db: t.handle.db, dataDir: t.config.dataDir, key: t.config.blobEncryptionKey });
+    const [row] = await t.handle.db.select().from(attachments).where(eq(attachments.id, pdf.id));
+    const locked = await blobs.put(encryptedPdf({ user: 'secret', owner: 'owner' }), { organizationId: row!.organizationId });
+    await t.handle.db.update(attachments).set({ previewBlobId: locked.id }).where(eq(attachments.id, pdf.id));
+
+    const refused = await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${draftId}/attachments/${pdf.id}/convert?type=Cda`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ message: attachmentMessages.pdfPasswordProtected });
+    expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments[0]).toMatchObject({ mimeType: 'application/pdf' });
   });
 
   itWithFixtures('refuses a CDA conversion when the patient lacks what the document needs', async () => {

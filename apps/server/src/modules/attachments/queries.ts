@@ -53,7 +53,22 @@ export async function remove(db: DbOrTx, id: string) {
 }
 
 export async function findOrganization(db: DbOrTx, id: string) {
-  const [row] = await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, id));
+  // The address and phone travel in CDA documents as the author's and custodian's.
+  const [row] = await db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      addressStreet: organizations.addressStreet,
+      addressUnit: organizations.addressUnit,
+      addressCity: organizations.addressCity,
+      addressState: organizations.addressState,
+      addressZip: organizations.addressZip,
+      addressCountry: organizations.addressCountry,
+      primaryPhone: organizations.primaryPhone,
+      phone: organizations.phone,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, id));
   return row;
 }
 

@@ -14,7 +14,7 @@ import type { AttachmentMeta } from '../../db/schema/messages.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { Scanner } from '../../platform/antivirus/scanner.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
-import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
+import { buildXdsSdDocument, cdaOrganization } from '../../platform/cda/cda-document.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { detectFileType } from '../../platform/files/file-types.ts';
 import { inspectUpload, transformPdfInWorker } from '../../platform/files/file-jobs.ts';
@@ -341,22 +341,30 @@ export async function convert(deps: AttachmentsDeps, caller: Caller, messageId: 
     if (row.currentBlobId === pdf.blobId) return toAttachmentSummary(row);
     return replaceWithPdf(deps, caller, row, pdf, 'AttachmentConverted');
   }
-  const [patientRow, organization, user] = await Promise.all([
+  const [patientRow, organization, user, loincCode] = await Promise.all([
     messagesQ.findPatient(deps.db, messageId),
     q.findOrganization(deps.db, caller.organizationId),
     q.findUser(deps.db, caller.session.userId),
+    messagesQ.findDocumentTypeLoinc(deps.db, caller.organizationId, row.meta?.documentType),
   ]);
   const patient = cdaPatientOf(patientRow);
+  // An encrypted or damaged PDF is never wrapped (uploads refuse them; an older one may remain): the upload's messages.
+  await inspectUpload(deps.files, pdf.bytes, { extension: 'pdf', kind: 'pdf' });
   const now = deps.now();
+  const author = { fullName: user ? `${user.firstName} ${user.lastName}` : caller.session.userName, userId: caller.session.userId };
   const xml = buildXdsSdDocument({
     title: row.meta?.documentType || path.parse(row.fileName).name || 'Document',
     documentTypeName: row.meta?.documentType ?? null,
+    loincCode,
     confidentiality: row.meta?.confidentiality ?? 'Normal',
     effectiveTime: now,
+    documentDate: row.meta?.documentDate ?? null,
     serviceDate: patientRow?.visitDate ?? null,
     patient,
-    author: { fullName: user ? `${user.firstName} ${user.lastName}` : caller.session.userName, userId: caller.session.userId },
-    organization: { id: caller.organizationId, name: organization?.name ?? '' },
+    author,
+    // The signed-in user converting the document is its sender and takes responsibility for it.
+    legalAuthenticator: author,
+    organization: organization ? cdaOrganization(organization) : { id: caller.organizationId, name: '' },
     pdf: pdf.bytes,
   });
   const bytes = new TextEncoder().encode(xml);

@@ -14,6 +14,7 @@ import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { claimNext, runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
 import { describeWithFixtures, fixture } from '../../test/shared-fixtures.ts';
+import { validateSchematron } from '../../test/validate-schematron.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { sendMessageWorkflow } from './send-workflow.ts';
@@ -281,6 +282,11 @@ describeWithFixtures('Release send and delivery', () => {
     expect(xml).toContain('<templateId root="1.3.6.1.4.1.19376.1.2.20"/>');
     expect(xml).toContain(Buffer.from(samplePdf).toString('base64').slice(0, 200));
     expect(xml).toContain('Alvarez');
+    // Issue 15: the official C-CDA R2.1 Schematron finds no error; the type's LOINC code, the document date, the sender signs.
+    expect(validateSchematron(xml).errors).toEqual([]);
+    expect(xml).toContain('<code code="57133-1" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Referral Letter">');
+    expect(xml).toContain('<effectiveTime value="20260115"/>');
+    expect(xml).toContain('<legalAuthenticator>');
     expect(Buffer.from(await blobs.get(copy!.previewBlobId!)).equals(Buffer.from(samplePdf))).toBe(true);
   });
 

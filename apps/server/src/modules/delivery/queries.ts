@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
-import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { addressCache, conversations, deliveries, messages } from '../../db/schema/messages.ts';
 
@@ -57,10 +56,8 @@ export async function touchCachedAddresses(db: DbOrTx, userId: string, addresses
     });
 }
 
-export async function findOrganization(db: DbOrTx, id: string) {
-  const [row] = await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, id));
-  return row;
-}
+// The sending organization as CDA documents carry it (author and custodian): the same read as a conversion's.
+export { findOrganization } from '../attachments/queries.ts';
 
 export async function findUserName(db: DbOrTx, id: string) {
   const [row] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));

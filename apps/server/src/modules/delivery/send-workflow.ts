@@ -3,7 +3,7 @@ import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
 import type { Database } from '../../db/client.ts';
 import { messages } from '../../db/schema/messages.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
-import { buildXdsSdDocument } from '../../platform/cda/cda-document.ts';
+import { buildXdsSdDocument, cdaOrganization, pdfWrapRefusal } from '../../platform/cda/cda-document.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
 import { renderFaxDocument } from '../../transports/fax/fax-document.ts';
 import type { FaxProvider } from '../../transports/fax/fax-provider.ts';
@@ -60,21 +60,28 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
       copies.push({ fileName: withExtension(a.fileName, 'pdf'), mimeType: 'application/pdf', blobId: pdfBlobId, previewBlobId: pdfBlobId, previewStatus: 'Available', meta: a.meta });
       continue;
     }
-    if (message.conversion === 'Cda' && pdfBlobId && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
-      const [organization, author, pdf] = await Promise.all([
+    const pdf = message.conversion === 'Cda' && pdfBlobId ? await deps.blobs.get(pdfBlobId) : null;
+    // An encrypted or damaged PDF (refused at upload; an older one may remain) is never wrapped: it travels as it is.
+    if (pdf && !pdfWrapRefusal(pdf) && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
+      const [organization, author, loincCode] = await Promise.all([
         q.findOrganization(deps.db, message.organizationId),
         message.createdBy ? q.findUserName(deps.db, message.createdBy) : undefined,
-        deps.blobs.get(pdfBlobId),
+        messagesQ.findDocumentTypeLoinc(deps.db, message.organizationId, a.meta?.documentType),
       ]);
+      const sender = author && message.createdBy ? { fullName: author, userId: message.createdBy } : null;
       const xml = buildXdsSdDocument({
         title: a.meta?.documentType ?? a.fileName,
         documentTypeName: a.meta?.documentType ?? null,
+        loincCode,
         confidentiality: a.meta?.confidentiality ?? 'Normal',
         effectiveTime: message.messageDate ?? deps.now(),
-        serviceDate: a.meta?.documentDate ?? null,
+        documentDate: a.meta?.documentDate ?? null,
+        serviceDate: patient.visitDate ?? null,
         patient: { ...patient, ids: patient.patientIds, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate, gender: patient.gender },
-        author: { fullName: author ?? 'ClinicRelay user', userId: message.createdBy ?? 'unknown' },
-        organization: { id: message.organizationId, name: organization?.name ?? 'Unknown organization' },
+        author: sender ?? { fullName: 'ClinicRelay user', userId: message.createdBy ?? 'unknown' },
+        // The sender takes responsibility for what they send; nobody signs for an unknown one.
+        legalAuthenticator: sender,
+        organization: organization ? cdaOrganization(organization) : { id: message.organizationId, name: 'Unknown organization' },
         pdf,
       });
       copies.push({ fileName: withExtension(a.fileName, 'xml'), mimeType: 'application/xml', bytes: new TextEncoder().encode(xml), preview: pdf, previewStatus: 'Available', meta: a.meta });

@@ -13,6 +13,20 @@ import { tesseractOcr, type OcrEngine } from './ocr.ts';
 // which is not installed; a scanned page is a full-page image though, so the images drawn by the page's
 // operator list (decoded by pdfjs: JPEG, CCITT fax, Flate) are handed to tesseract instead.
 
+// One run's measures, stored per run (patient_extractions) and summed per organization by the back
+// office's "Sift metrics" (count, average elapsed ms, and each flag as a percentage of the runs):
+// - elapsedMs: wall time of the whole run (text, OCR and rules), averaged by the screen;
+// - noText: the PDF was read but had no text, even after OCR (nothing to look at);
+// - error: the PDF could not be read (damaged, encrypted, its worker died), or OCR failed and left it without text;
+// - noMatch: there was text but no candidate for any field (a run whose only candidates conflicted is
+//   `conflicts`, not `noMatch`);
+// - conflicts: at least one field had two disagreeing candidates and was therefore left empty;
+// - perfectMatch: all five fields were returned (first, middle, last, DOB, gender) and nothing conflicted;
+// - confidenceIsVeryHigh: a perfect match whose every field came from a label at 0.9 or more (a gender
+//   read from words, or a name from a letter's narrative, never counts);
+// - hits.<field>: a value was returned for the field. A hit is not a checked right answer (that needs a
+//   truth only the bench has); a field in conflict is no hit.
+// The percentages are of all runs in the period, the same denominator for every column.
 export interface ExtractionMeasures {
   elapsedMs: number;
   noText: boolean;
@@ -22,6 +36,9 @@ export interface ExtractionMeasures {
   perfectMatch: boolean;
   confidenceIsVeryHigh: boolean;
   hits: ExtractionHits;
+  // Diagnostics, not summed: the fields left empty by a conflict, and those read from words (lower confidence).
+  conflictingFields: PatientField[];
+  inferredFields: PatientField[];
 }
 
 export interface ExtractionResult extends ExtractionMeasures {
@@ -57,7 +74,7 @@ export async function openPdf(bytes: Uint8Array) {
   return { task, document: await task.promise };
 }
 
-interface PositionedText {
+export interface PositionedText {
   str: string;
   transform: number[];
   width: number;
@@ -67,11 +84,14 @@ interface PositionedText {
 // The page's text in reading lines: a new line when the baseline moves, a space for a gap, two for a
 // column gap (the patterns read a wide gap as the end of a value).
 export async function pageText(page: PDFPageProxy): Promise<string> {
-  const content = await page.getTextContent();
+  return itemsText((await page.getTextContent()).items as PositionedText[]);
+}
+
+function itemsText(items: PositionedText[]): string {
   let out = '';
   let lastY: number | undefined;
   let lastEnd: number | undefined;
-  for (const item of content.items as PositionedText[]) {
+  for (const item of items) {
     if (typeof item.str !== 'string') continue;
     // Spaces are judged from the gap between words, so a column gap pdfjs fills with one space still reads as one.
     if (!item.str.trim()) {
@@ -93,6 +113,108 @@ export async function pageText(page: PDFPageProxy): Promise<string> {
     lastEnd = x + item.width;
   }
   return out.trim();
+}
+
+// A run of text on one baseline, without a column gap inside it (x, y in page space, y up).
+export interface Cell {
+  text: string;
+  x: number;
+  end: number;
+  y: number;
+  size: number;
+}
+
+// The page's cells grouped in rows, top to bottom and left to right, from the text items' positions
+// (transform[4], transform[5]) rather than their order in the content stream.
+export function layoutRows(items: PositionedText[]): Cell[][] {
+  const words = items
+    .filter((i) => typeof i.str === 'string' && i.str.trim())
+    .map((i) => {
+      const [, , , d = 10, x = 0, y = 0] = i.transform;
+      return { text: i.str, x, end: x + i.width, y, size: Math.abs(d) || 10 };
+    })
+    .sort((a, b) => b.y - a.y || a.x - b.x);
+  const rows: Cell[][] = [];
+  for (const word of words) {
+    const row = rows.find((r) => Math.abs(r[0]!.y - word.y) <= word.size * 0.4);
+    if (row) row.push(word);
+    else rows.push([word]);
+  }
+  return rows
+    .sort((a, b) => b[0]!.y - a[0]!.y)
+    .map((row) => {
+      const cells: Cell[] = [];
+      for (const word of row.sort((a, b) => a.x - b.x)) {
+        const last = cells.at(-1);
+        if (last && word.x - last.end <= word.size * 1.2) {
+          last.text = `${last.text}${word.x - last.end > word.size * 0.15 && !last.text.endsWith(' ') && !word.text.startsWith(' ') ? ' ' : ''}${word.text}`;
+          last.end = Math.max(last.end, word.end);
+        } else cells.push({ ...word });
+      }
+      return cells.map((c) => ({ ...c, text: c.text.trim() }));
+    });
+}
+
+// A cell that is only a label of a patient field, its value elsewhere: "Patient Name", "DOB", "Sex",
+// "2. PATIENT'S NAME (Last Name, First Name, Middle Initial)", "3. PATIENT'S BIRTH DATE".
+const BARE_LABEL =
+  /^(?:\d{1,2}[a-z]?\.\s*)?(?:(?:Patient|Pt\.?|Child|Student|Camper|Member|Client|Resident)(?:['’]s)?\s+)?(?:(?:Full\s+|Legal\s+|First\s+|Given\s+|Last\s+|Family\s+|Middle\s+)?Name|Patient|Surname|Middle\s+Initial|MI|DOB|D\.O\.B\.?|Date\s+of\s+Birth|Birth\s*Date|Birthdate|Sex|Gender)(?:\s*\([^)]*\))?\s*:?$/i;
+// Words of a table's or a form's column headings; a row of cells that all have one (no digits, few words) is a label row.
+const HEADING_WORD =
+  /\b(?:name|dob|birth|sex|gender|age|mrn|id|no|number|account|acct|accession|collected|received|reported|specimen|ordering|provider|physician|doctor|location|room|date|visit|encounter|phone|telephone|address|ssn|insurance|status|test|result|units|reference|range|flag|member|group|policy|insured|relationship|city|state|zip|signature|mi|race|ethnicity|language)\b|#/i;
+const isLabelCell = (cell: Cell) => {
+  const text = cell.text.replace(/^\d{1,2}[a-z]?\.\s*/, '');
+  return BARE_LABEL.test(cell.text) || (HEADING_WORD.test(text) && !/\d/.test(text.replace(/\([^)]*\)/g, '')) && text.split(/\s+/).length <= 8);
+};
+// A row of format hints under a label ("MM DD YY", "mm/dd/yyyy"): the values are in the row after it.
+const FORMAT_HINT = /^(?:[MDY]{2,4}[\s/.|-]*)+$/i;
+
+// Labels above their values, read by column: a table's header row with the values in the row below (lab
+// reports), or a form's label with its boxes under it (claim forms). Each pair comes out as a
+// "Label: value" line; the heading above the label row is repeated first so a "Care Team" section stays
+// someone else's.
+export function columnPairs(rows: Cell[][]): string[] {
+  const out: string[] = [];
+  rows.forEach((row, r) => {
+    // Only a row of labels is read by column: "Patient Name    Jane Public" has its value beside the label.
+    if (!row.every(isLabelCell)) return;
+    // "Name:  Chen, Wei" has its value beside it in the row: only labels without one are read by column.
+    const labels = row
+      .map((cell, i) => ({ cell, i }))
+      .filter(({ cell, i }) => BARE_LABEL.test(cell.text) && !(cell.text.endsWith(':') && row[i + 1] && !BARE_LABEL.test(row[i + 1]!.text)));
+    if (!labels.length) return;
+    // The values: the next row within two lines' height, past a row of format hints.
+    let below = rows[r + 1];
+    const size = row[0]!.size;
+    if (below && below.every((c) => FORMAT_HINT.test(c.text.replace(/\s+/g, ' ')))) below = rows[r + 2];
+    if (!below || row[0]!.y - below[0]!.y > size * 4) return;
+    const pairs: string[] = [];
+    for (const { cell, i } of labels) {
+      const next = row[i + 1];
+      // The label's column: from its start (less a little, values may start just left of it) to the next cell of the row.
+      const from = cell.x - size;
+      const to = next ? next.x - size * 0.5 : Infinity;
+      // A cell that is itself "Label: value" is no value of the label above it.
+      const values = below.filter((v) => v.x >= from && v.x < to && !BARE_LABEL.test(v.text) && !/^[^:]{1,40}:(?:\s|$)/.test(v.text));
+      if (values.length) pairs.push(`${cell.text.replace(/\s*:$/, '')}: ${values.map((v) => v.text).join(' ')}`);
+    }
+    if (!pairs.length) return;
+    const heading = rows
+      .slice(Math.max(0, r - 3), r)
+      .reverse()
+      .find((h) => h.length === 1 && !/[:\d]/.test(h[0]!.text));
+    // A page break line first, so the headings of the text above are not taken for this block's.
+    out.push('\f', ...(heading ? [heading[0]!.text] : []), ...pairs);
+  });
+  return out;
+}
+
+// The text of a page for the patterns: its reading lines, then the label/value pairs read by column.
+export async function pageLayoutText(page: PDFPageProxy): Promise<string> {
+  const items = (await page.getTextContent()).items as PositionedText[];
+  const text = itemsText(items);
+  const pairs = columnPairs(layoutRows(items));
+  return pairs.length ? `${text}\n${pairs.join('\n')}`.trim() : text;
 }
 
 interface DecodedImage {
@@ -199,7 +321,7 @@ export async function readPdfText(bytes: Uint8Array, options: ExtractOptions): P
   try {
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
-      let text = await pageText(page);
+      let text = await pageLayoutText(page);
       if (countChars(text) < MIN_TEXT_CHARS && options.ocr && number <= maxOcrPages) {
         try {
           const read: string[] = [];
@@ -224,7 +346,17 @@ export async function readPdfText(bytes: Uint8Array, options: ExtractOptions): P
 const noHits = (): ExtractionHits => ({ first: false, middle: false, last: false, dob: false, gender: false });
 const emptyPatient = (): ExtractedPatient => ({ firstName: null, middleName: null, lastName: null, birthDate: null, gender: null });
 
-const nothingFound = () => ({ patient: emptyPatient(), confidence: { first: 0, middle: 0, last: 0, dob: 0, gender: 0 }, hits: noHits(), noMatch: false, conflicts: false, perfectMatch: false, confidenceIsVeryHigh: false });
+const nothingFound = () => ({
+  patient: emptyPatient(),
+  confidence: { first: 0, middle: 0, last: 0, dob: 0, gender: 0 },
+  hits: noHits(),
+  noMatch: false,
+  conflicts: false,
+  perfectMatch: false,
+  confidenceIsVeryHigh: false,
+  conflictingFields: [],
+  inferredFields: [],
+});
 const unreadable = (elapsedMs: number): ExtractionResult => ({ ...nothingFound(), elapsedMs, noText: false, error: true, ocrPages: [] });
 
 // The whole run, with the measures recorded per organization. Never throws: an unreadable PDF is `error`.
@@ -256,8 +388,10 @@ export async function extractPatient(bytes: Uint8Array, options: ExtractOptions)
     elapsedMs: elapsed(),
     noText: false,
     error: false,
-    noMatch: !PATIENT_FIELDS.some((f) => hits[f]),
+    noMatch: !PATIENT_FIELDS.some((f) => hits[f]) && !found.conflicts,
     conflicts: found.conflicts,
+    conflictingFields: found.conflicting,
+    inferredFields: found.inferred,
     perfectMatch,
     confidenceIsVeryHigh: perfectMatch && PATIENT_FIELDS.every((f) => found.confidence[f] >= VERY_HIGH),
     ocrPages: read.ocrPages,

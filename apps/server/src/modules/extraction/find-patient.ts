@@ -2,7 +2,11 @@ import type { ExtractedPatient, ExtractionHits } from '../../db/schema/intake.ts
 
 // Reads a patient's first, middle and last name, birth date and gender from the text of a clinical
 // document by its labels ("Patient Name:", "DOB", "Sex", …). Every candidate carries a confidence from
-// how specific its label is; two different values for one field with real labels are a conflict.
+// how specific its label is; two different values for one field with real labels are a conflict, and a
+// conflicting field is left empty (never a guessed value). Fields under another person's heading or label
+// ("Care Team Member", "Insured's Name", "Provider First Name") are not the patient's and are dropped.
+// Words in the narrative ("Mr.", "a 64-year-old male", "Mr. Robert Lee Johnson") are weak evidence: used
+// only when no label gives the field, and at a confidence below "very high".
 
 export type PatientField = keyof ExtractionHits;
 export const PATIENT_FIELDS: readonly PatientField[] = ['first', 'middle', 'last', 'dob', 'gender'];
@@ -11,26 +15,36 @@ export interface PatientFinding {
   patient: ExtractedPatient;
   confidence: Record<PatientField, number>;
   conflicts: boolean;
-  // The fields that had more than one distinct value with a real label.
+  // The fields that had more than one distinct value with a real label (each left empty).
   conflicting: PatientField[];
+  // The fields read from words rather than a label (lower confidence).
+  inferred: PatientField[];
 }
 
 interface Candidate {
   field: PatientField;
   value: string;
   confidence: number;
+  // Read from narrative words, not a label: only used when no label gives the field.
+  weak?: boolean;
 }
+
+// Where a document's numeric dates put the day: 'dmy' only when the document is clearly not from the US.
+export type DateOrder = 'mdy' | 'dmy';
 
 // A candidate this sure or surer that disagrees with the chosen value makes a conflict.
 const CONFLICT_CONFIDENCE = 0.6;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH = String.raw`(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`;
-const DATE_FORMS: { re: RegExp; parts: (m: RegExpExecArray) => [string, string, string] }[] = [
+const numeric = (m: RegExpExecArray, order: DateOrder): [string, string, string] => (order === 'dmy' ? [m[3]!, m[2]!, m[1]!] : [m[3]!, m[1]!, m[2]!]);
+const DATE_FORMS: { re: RegExp; parts: (m: RegExpExecArray, order: DateOrder) => [string, string, string] }[] = [
   // YYYY-MM-DD (and YYYY/MM/DD)
   { re: /\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b/y, parts: (m) => [m[1]!, m[2]!, m[3]!] },
-  // MM/DD/YYYY, M/D/YY, MM-DD-YYYY, MM.DD.YYYY
-  { re: /\b(\d{1,2})\s?[/.-]\s?(\d{1,2})\s?[/.-]\s?(\d{4}|\d{2})\b/y, parts: (m) => [m[3]!, m[1]!, m[2]!] },
+  // MM/DD/YYYY, M/D/YY, MM-DD-YYYY, MM.DD.YYYY (DD.MM.YYYY in a document from outside the US)
+  { re: /\b(\d{1,2})\s?[/.-]\s?(\d{1,2})\s?[/.-]\s?(\d{4}|\d{2})\b/y, parts: numeric },
+  // Date boxes of claim forms: "04 15 72", "04 | 15 | 1972"
+  { re: /\b(\d{2})(?:[ \t]+|[ \t]*\|[ \t]*)(\d{2})(?:[ \t]+|[ \t]*\|[ \t]*)(\d{4}|\d{2})\b/y, parts: numeric },
   // April 12, 1958 / Apr. 12 1958
   { re: new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`, 'iy'), parts: (m) => [m[3]!, m[1]!, m[2]!] },
   // 12 April 1958
@@ -58,31 +72,48 @@ export function parseBirthDate(y: string, m: string, d: string, today: Date): st
 }
 
 // The first date starting within a few characters of `from` (labels are often followed by junk like "(mm/dd/yyyy)").
-function dateAt(text: string, from: number, today: Date, reach = 16): string | null {
+// A numeric date that is no real date in the document's order is not read the other way round: empty, not a guess.
+function dateAt(text: string, from: number, ctx: Context, reach = 16): string | null {
   for (let at = from; at <= Math.min(from + reach, text.length - 1); at++) {
     if (text[at] === '\n') return null;
     for (const form of DATE_FORMS) {
       form.re.lastIndex = at;
       const m = form.re.exec(text);
       if (!m) continue;
-      const date = parseBirthDate(...form.parts(m), today);
+      const date = parseBirthDate(...form.parts(m, ctx.order), ctx.today);
       if (date) return date;
     }
   }
   return null;
 }
 
+// Clearly from outside the US: a non-US country, phone prefix, NHS number or UK postcode, and nothing American.
+const NON_US =
+  /\b(?:NHS\s+(?:No|Number)|Post\s?code|United Kingdom|England|Scotland|Wales|Ireland|Deutschland|Germany|France|Australia|New Zealand|Netherlands|Belgium|Switzerland|Austria|Italy|Spain|Sweden|Norway|Denmark|Geburtsdatum|Date de naissance)\b|\+(?:44|49|33|61|64|31|32|41|43|39|34|46|47|45|353)[\s(]?\d|\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/;
+const US = /\b(?:USA|United States)\b|\bU\.S\.|\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC|PR)\s+\d{5}(?:-\d{4})?\b|\(\d{3}\)\s?\d{3}-\d{4}|\+1[\s-]\d{3}/;
+export const dateOrderOf = (text: string): DateOrder => (NON_US.test(text) && !US.test(text) ? 'dmy' : 'mdy');
+
+interface Context {
+  today: Date;
+  order: DateOrder;
+}
+
 // Words that are labels or document furniture, never part of a patient's name.
 const NOT_A_NAME = new Set(
-  'patient name first last middle given family surname date birth dob sex gender male female age id mrn number no address phone account report physician provider doctor unknown the of and for to see attached'.split(' '),
+  [
+    'patient name first last middle given family surname date birth dob sex gender male female age id mrn number no address phone account report physician provider doctor unknown the of and for to see attached',
+    // Letterheads and titles, so a clinic's name or a document's title is never read as a person's.
+    'clinic hospital medical medicine health healthcare associates group center centre practice pediatrics cardiology laboratory lab radiology imaging services department note letter summary referral consultation consult discharge results progress history visit information demographics care team member sheet test form claim insurance specimen order requisition page fax cover dear sincerely regards',
+  ].join(' ').split(' '),
 );
+const PARTICLE = /^(?:van|von|der|den|de|del|della|di|da|la|le|du|dos|das|ter|ten|bin|ibn|al|st\.?)$/i;
 const HONORIFIC = /^(?:mr|mrs|ms|miss|mx|dr)\.?$/i;
 const SUFFIX = /^(?:jr|sr|ii|iii|iv|md|do|rn|np|pa|phd)\.?,?$/i;
 const NAME_TOKEN = /^\p{L}[\p{L}'’-]*\.?$/u;
 
-// Where a name value ends: a wide gap (a column), a line end, or the next label.
+// Where a name value ends: a wide gap (a column), a line end, a dash ("Hernández, Luis — D.O.B."), or the next label.
 const NEXT_LABEL =
-  /\s{2,}|\t|\n|\s(?=(?:DOB|D\.O\.B|Sex|Gender|Age|MRN|SSN)\b)|\s(?=(?:Date of Birth|Birth ?Date|Birthdate|Medical Record|MR|Patient ID|Pt ID|ID|Acct|Account|Phone|Tel|Address|DOS|Date of Service|Admit|Visit|Encounter|Room|Provider|Physician|Attending|Referring|Insurance|Race)\s*(?:[:#]|No\b))/i;
+  /\s{2,}|\t|\n|\s*[—–]\s*|\s-\s|\s*\(|\s(?=(?:DOB|D\.O\.B|Sex|Gender|Age|MRN|SSN)\b)|\s(?=(?:Date of Birth|Birth ?Date|Birthdate|Medical Record|MR|Patient ID|Pt ID|ID|Acct|Account|Phone|Tel|Address|DOS|Date of Service|Admit|Visit|Encounter|Room|Provider|Physician|Attending|Referring|Insurance|Race)\s*(?:[:#]|No\b))/i;
 
 function titleCase(token: string): string {
   if (token.length < 2 || token !== token.toUpperCase()) return token;
@@ -93,7 +124,8 @@ const cleanToken = (token: string) => titleCase(token.replace(/[.,]+$/, ''));
 
 // "LAST, FIRST M", "First M. Last", "First Last": null unless it reads as a person's name.
 export function parseName(raw: string): { first: string; middle: string | null; last: string } | null {
-  const value = raw.split(NEXT_LABEL)[0]!.trim().replace(/[;:]+$/, '');
+  // "Jane Q. Public, DOB 3/14/1961": a comma before the next label ends the value, it is no "Last, First".
+  const value = raw.split(NEXT_LABEL)[0]!.trim().replace(/[;:,]+$/, '').trim();
   if (!value) return null;
   const tokensOf = (s: string) => s.split(/\s+/).filter((t) => t && !HONORIFIC.test(t) && !SUFFIX.test(t));
   let first: string[];
@@ -111,10 +143,14 @@ export function parseName(raw: string): { first: string; middle: string | null; 
     first = tokens.slice(0, 1);
     last = tokens.slice(-1);
     middle = tokens.slice(1, -1);
+    // "Maria Van Buren", "Ana de la Cruz": a surname's particles belong to the last name.
+    while (middle.length && PARTICLE.test(middle.at(-1)!)) last = [middle.pop()!, ...last];
   }
   const all = [...first, ...middle, ...last];
   if (first.length === 0 || last.length === 0 || all.length > 5) return null;
   if (!all.every((t) => NAME_TOKEN.test(t) && !NOT_A_NAME.has(t.replace(/\.$/, '').toLowerCase()))) return null;
+  // Names are printed capitalized: a lowercase word (OCR noise like "oo", a sentence) is no name, bar a particle.
+  if (!all.every((t) => /^\p{Lu}/u.test(t) || PARTICLE.test(t))) return null;
   // A first or last name is more than an initial.
   if (first[0]!.replace(/\.$/, '').length < 2 || last.join('').replace(/\./g, '').length < 2) return null;
   return { first: cleanToken(first[0]!), middle: middle.length ? middle.map(cleanToken).join(' ') : null, last: last.map(cleanToken).join(' ') };
@@ -128,10 +164,16 @@ const GENDERS: Record<string, 'M' | 'F' | 'UN'> = {
 
 interface LabelRule {
   re: RegExp;
-  read: (text: string, end: number, today: Date) => Candidate[];
+  read: (text: string, end: number, ctx: Context) => Candidate[];
+  // The label names the patient itself ("Patient Name:"), so no heading can make it someone else's.
+  ownsContext?: boolean;
+  weak?: boolean;
 }
 
+// "Dr. Michael Kim", "Michael Okafor, DO": a clinician, never the patient.
+const CLINICIAN = /^\s*(?:Dr|Doctor)\b|,?\s(?:MD|DO|NP|PA-C|PA|RN|PhD|DDS|DPM|OD|FNP|APRN)\b\.?\s*,?\s*$/;
 const nameCandidates = (confidence: number) => (text: string, end: number) => {
+  if (CLINICIAN.test(text.slice(end, end + 120).split(NEXT_LABEL)[0]!)) return [];
   const name = parseName(text.slice(end, end + 120));
   if (!name) return [];
   const out: Candidate[] = [
@@ -150,27 +192,82 @@ const singleName = (field: PatientField, confidence: number) => (text: string, e
   return [{ field, value: tokens.map(cleanToken).join(' '), confidence }];
 };
 
-const birthDate = (sameLine: number, nextLine: number) => (text: string, end: number, today: Date) => {
-  const date = dateAt(text, end, today);
+const birthDate = (sameLine: number, nextLine: number) => (text: string, end: number, ctx: Context) => {
+  const date = dateAt(text, end, ctx);
   if (date) return [{ field: 'dob' as const, value: date, confidence: sameLine }];
   // Column layouts put the value under its label: look at the start of the next line.
   const newline = text.indexOf('\n', end);
   if (nextLine === 0 || newline < 0 || newline - end > 60) return [];
-  const below = dateAt(text, newline + 1, today, 40);
+  // Not a date after another label ("Admission Date: 07/28/2026" under a DOB that could not be read).
+  if (/^[^\d\n]*:/.test(text.slice(newline + 1, newline + 41))) return [];
+  const below = dateAt(text, newline + 1, ctx, 40);
   return below ? [{ field: 'dob' as const, value: below, confidence: nextLine }] : [];
 };
 
 const gender = (confidence: number) => (text: string, end: number) => {
-  const m = /^\s*(male|female|man|woman|unknown|undifferentiated|other|unk|un|m|f|u)\b/i.exec(text.slice(end, end + 24));
+  // "Sex: M [ ] F [X]" is a checkbox row, read by checkboxGender, not as "M".
+  const m = /^\s*(male|female|man|woman|unknown|undifferentiated|other|unk|un|m|f|u)\b(?![ \t]*(?:\[|[☒☐☑■□]))/i.exec(text.slice(end, end + 24));
   return m ? [{ field: 'gender' as const, value: GENDERS[m[1]!.toLowerCase()]!, confidence }] : [];
 };
 
+// The capitalized words after "Mr." in a sentence, First … Last: "Mr. Robert Lee Johnson (born …" or "Ms. Ana Ruiz returns".
+const narrativeName = (text: string, end: number) => {
+  // A sentence ends at a period after a word, not after an initial ("Robert L. Johnson").
+  const words = text.slice(end, end + 80).split(/[,;()\n]|(?<=\p{L}{2})\.(?:\s|$)/u)[0]!.split(/\s+/).filter(Boolean);
+  const stop = words.findIndex((w) => !/^\p{Lu}/u.test(w));
+  const capitalized = stop < 0 ? words : words.slice(0, stop);
+  return capitalized.length >= 2 ? nameCandidates(0.5)(capitalized.join(' '), 0) : [];
+};
+
+// "Name (Last, First, MI):" — the order a form asks for; "(First, Last)" is read as First … Last.
+const ORDER_HINT = String.raw`(?:\s*\([^)\n]{0,48}\))?`;
+const nameWithHint = (confidence: number) => (text: string, end: number) => {
+  const hint = /\(([^)\n]*)\)\s*[:-]?\s*$/.exec(text.slice(Math.max(0, end - 60), end))?.[1];
+  if (hint && /^\s*first/i.test(hint)) {
+    const raw = text.slice(end, end + 120).split(NEXT_LABEL)[0]!.replace(/,/g, ' ');
+    return nameCandidates(confidence)(raw, 0);
+  }
+  return nameCandidates(confidence)(text, end);
+};
+
+// Checkboxes: "[X] Male  [ ] Female" (box before) or "M [X]  F [ ]" (box after); the layout with more
+// boxes wins, and a tie ("M [X] F") is not read.
+const BOX = String.raw`(?:\[\s*[xX✓✔*]?\s*\]|[☒☐☑■□])`;
+const BOX_BEFORE = new RegExp(String.raw`(?:${BOX}\s*(?:Male|Female|M|F)\b[ \t]*)+`, 'gi');
+const BOX_AFTER = new RegExp(String.raw`(?:\b(?:Male|Female|M|F)[ \t]*${BOX}[ \t]*)+`, 'gi');
+const checked = (box: string) => /[xX✓✔*☒☑■]/.test(box);
+function checkboxGender(text: string): { at: number; value: 'M' | 'F' }[] {
+  const read = (re: RegExp, boxFirst: boolean) =>
+    [...text.matchAll(re)].map((m) => {
+      const items = [...m[0].matchAll(new RegExp(boxFirst ? String.raw`(${BOX})\s*(Male|Female|M|F)` : String.raw`(Male|Female|M|F)[ \t]*(${BOX})`, 'gi'))].map((i) =>
+        boxFirst ? { box: i[1]!, word: i[2]! } : { box: i[2]!, word: i[1]! },
+      );
+      const at = m.index ?? 0;
+      return { at, end: at + m[0].length, items };
+    });
+  const before = read(BOX_BEFORE, true);
+  const after = read(BOX_AFTER, false);
+  const out: { at: number; value: 'M' | 'F' }[] = [];
+  for (const group of [...before, ...after]) {
+    const other = (before.includes(group) ? after : before).find((o) => o.at < group.end && group.at < o.end);
+    if (other && other.items.length >= group.items.length) continue;
+    const ticked = group.items.filter((i) => checked(i.box));
+    if (ticked.length !== 1) continue;
+    out.push({ at: group.at, value: GENDERS[ticked[0]!.word.toLowerCase()] as 'M' | 'F' });
+  }
+  return out;
+}
+
 const RULES: LabelRule[] = [
-  { re: /\b(?:Patient(?:'s)?|Pt\.?)\s+(?:Full\s+|Legal\s+)?Name\s*[:-]?\s*/gi, read: nameCandidates(0.95) },
-  { re: /\b(?:Patient|Pt\.?)\s*:\s*/gi, read: nameCandidates(0.9) },
+  { re: new RegExp(String.raw`\b(?:Patient(?:['’]s)?|Pt\.?)\s+(?:Full\s+|Legal\s+)?Name${ORDER_HINT}\s*[:-]?\s*`, 'gi'), read: nameWithHint(0.95), ownsContext: true },
+  // School and camp forms name the patient as the child, student or camper; prior authorizations as the member.
+  { re: new RegExp(String.raw`\b(?:Child|Student|Camper|Member|Client|Resident)(?:['’]s)?\s+(?:Full\s+|Legal\s+)?Name${ORDER_HINT}\s*:\s*`, 'gi'), read: nameWithHint(0.85) },
+  { re: /\b(?:Patient|Pt\.?)\s*:\s*/gi, read: nameCandidates(0.9), ownsContext: true },
   // A bare "Name:" only at the start of a line or a column, so "Physician Name:" is not read as the patient.
-  { re: /(?:^|\n|\s{2,})Name\s*:\s*/gi, read: nameCandidates(0.75) },
+  { re: new RegExp(String.raw`(?:^|\n|\s{2,}|\d\.\s)Name${ORDER_HINT}\s*:\s*`, 'gi'), read: nameWithHint(0.75) },
   { re: /(?:^|\n|\s{2,})RE\s*:\s*/gi, read: nameCandidates(0.55) },
+  // Narrative: "Mr. Robert Lee Johnson (born 5 June 1948)": First … Last up to a comma or bracket.
+  { re: /\b(?:Mr|Mrs|Ms|Miss|Mx)\.?\s+(?=\p{Lu}[\p{L}'’-]*\.?\s+\p{Lu})/gu, read: narrativeName, weak: true },
   { re: /\b(?:Patient\s+)?(?:First|Given)\s+Name\s*:\s*/gi, read: singleName('first', 0.9) },
   { re: /\b(?:Patient\s+)?(?:Middle\s+(?:Name|Initial)|M\.?I\.?)\s*:\s*/gi, read: singleName('middle', 0.9) },
   { re: /\b(?:Patient\s+)?(?:(?:Last|Family)\s+Name|Surname)\s*:\s*/gi, read: singleName('last', 0.9) },
@@ -181,12 +278,81 @@ const RULES: LabelRule[] = [
   { re: /\bBorn(?:\s+on)?\s*:?\s*/gi, read: birthDate(0.8, 0) },
   { re: /\b(?:Administrative\s+)?(?:Sex|Gender)(?:\s*\/\s*(?:Sex|Gender))?\s*:\s*/gi, read: gender(0.95) },
   { re: /\b(?:Sex|Gender)[ \t]+(?=\S)/gi, read: gender(0.75) },
-  // Narrative: "a 56-year-old white male".
+  // Narrative: "a 56-year-old white male", "is a pleasant woman".
   {
     re: /\b\d{1,3}[- ](?:years?|yrs?)[- ]old\s+(?:[a-z]+\s+){0,2}?(?=(?:male|female|man|woman|gentleman|lady|boy|girl)\b)/gi,
     read: gender(0.6),
+    weak: true,
   },
+  { re: /\b(?:is|was)\s+an?\s+(?:[a-z]+\s+){0,2}?(?=(?:man|woman|gentleman|lady|boy|girl)\b)/gi, read: gender(0.55), weak: true },
 ];
+
+// Headings and labels of other people: a field under "Care Team Member" or labelled "Insured's Name" is not the patient's.
+const OTHER_PERSON =
+  /\b(?:care\s*team|provider|physician|doctor|clinician|author|referr(?:ing|ed\s+by)|attending|ordering|pcp|nurse|guarantor|insured|subscriber|policy\s*holder|responsible\s+party|emergency|next\s+of\s+kin|guardian|parent|mother|father|spouse|caregiver|prescriber|pharmacist|contact\s+person|signed|signature)\b/i;
+const PATIENT_WORD = /\b(?:patient|pt|demographics|student|camper|child)\b/i;
+// A letterhead ("Lakeside Physician Group") is no section heading.
+const ORGANIZATION = /\b(?:clinic|hospital|medical|health|associates|group|center|centre|practice|llc|inc|pc|university|institute)\b/i;
+
+type Owner = 'patient' | 'other' | 'none';
+
+// Whose field a label at `at` is: the words before it on its line or column ("Provider First Name:"),
+// else the nearest heading above it (a short line without a value).
+function ownerAt(text: string, at: number): Owner {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  // The last few words before the label in its column ("Insured's", "Provider").
+  const before = text.slice(lineStart, at).split(/\s{2,}|\t/).pop()!.split(/\s+/).slice(-4).join(' ');
+  if (OTHER_PERSON.test(before)) return 'other';
+  if (PATIENT_WORD.test(before)) return 'patient';
+  return headingOwner(text, lineStart, at - lineStart);
+}
+
+const ownerOfHeading = (heading: string): Owner =>
+  OTHER_PERSON.test(heading) || /^(?:to|from|sender|recipient|attn|attention)\b/i.test(heading) ? 'other' : PATIENT_WORD.test(heading) ? 'patient' : 'none';
+
+// The nearest heading above a line (a short line without a value), up to a page break; `column` is the
+// label's place in its line, for headings printed in columns.
+function headingOwner(text: string, lineStart: number, column = 0): Owner {
+  const lines = text.slice(Math.max(0, lineStart - 1200), Math.max(0, lineStart - 1)).split('\n').reverse().slice(0, 15);
+  for (const raw of lines) {
+    if (raw === '\f') return 'none';
+    const line = raw.trim();
+    if (!line || line.length > 60 || /\d/.test(line) || /:\s*\S/.test(line) || ORGANIZATION.test(line)) continue;
+    // A heading in columns ("PATIENT    REFERRING PROVIDER", "TO    FROM"): the cell above the label's column.
+    const cells = [...raw.matchAll(/\S+(?: \S+)*/g)];
+    const cell = cells.filter((c) => (c.index ?? 0) <= column).at(-1)?.[0] ?? cells[0]![0];
+    const whose = ownerOfHeading(cells.length > 1 ? cell : line);
+    if (whose !== 'none') return whose;
+  }
+  return 'none';
+}
+
+// An unlabelled heading: a line that is only a name, followed by a DOB or MRN line ("JOHNSON, EMILY R" /
+// "DOB: 02/03/2015  MRN: 4411"), near the top of a page.
+const FOLLOWS_HEADING = /^\s*(?:DOB|D\.O\.B|Date\s+of\s+Birth|Birth\s*Date|MRN|Medical\s+Record|Patient\s+ID|Age|Sex|Gender)\b/i;
+function headingNames(text: string): (Candidate & { at: number })[] {
+  const out: (Candidate & { at: number })[] = [];
+  let at = 0;
+  for (const page of text.split('\f')) {
+    const lines = page.split('\n');
+    let offset = at;
+    const starts = lines.map((l) => ((offset += l.length + 1), offset - l.length - 1));
+    const filled = lines.map((l, i) => ({ line: l, i })).filter((l) => l.line.trim());
+    for (let k = 0; k < Math.min(filled.length - 1, 12); k++) {
+      const { line, i } = filled[k]!;
+      const cell = line.trim().split(/\s{2,}|\t/)[0]!;
+      // A physician's line ("Dr. John Carter", "John Carter, MD") is not the patient's heading.
+      if (/[:\d]/.test(cell) || /^(?:dr|doctor)\b|,\s*(?:md|do|np|pa|rn|phd)\b/i.test(cell) || !FOLLOWS_HEADING.test(filled[k + 1]!.line)) continue;
+      const name = parseName(cell);
+      if (!name) continue;
+      const c = { at: starts[i]!, confidence: 0.7 };
+      out.push({ ...c, field: 'first', value: name.first }, { ...c, field: 'last', value: name.last });
+      if (name.middle) out.push({ ...c, field: 'middle', value: name.middle });
+    }
+    at += page.length + 1;
+  }
+  return out;
+}
 
 // Two values of a field are the same person's when equal, or when one is the initial of the other.
 function compatible(a: string, b: string): boolean {
@@ -197,21 +363,46 @@ function compatible(a: string, b: string): boolean {
 }
 
 export function findPatient(text: string, today: Date = new Date()): PatientFinding {
+  const ctx: Context = { today, order: dateOrderOf(text) };
   const candidates: Candidate[] = [];
+  const take = (found: Candidate[], at: number, rule: { ownsContext?: boolean; weak?: boolean }) => {
+    // A sentence ("Thank you for referring Mr. …") has no label to own: narrative words are judged by the heading above only.
+    const owner = rule.ownsContext ? 'patient' : rule.weak ? headingOwner(text, text.lastIndexOf('\n', at - 1) + 1) : ownerAt(text, at);
+    // Another person's field is never the patient's; one near "Patient" is a little surer.
+    if (owner === 'other') return;
+    for (const c of found) candidates.push({ ...c, confidence: Math.min(1, c.confidence + (owner === 'patient' && !rule.ownsContext ? 0.03 : 0)), weak: rule.weak });
+  };
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
-      candidates.push(...rule.read(text, m.index + m[0].length, today));
+      // The label starts after the line break or column gap the pattern may begin with.
+      const labelAt = m.index + (/^\s*/.exec(m[0])?.[0].length ?? 0);
+      take(rule.read(text, m.index + m[0].length, ctx), labelAt, rule);
       if (m[0].length === 0) rule.re.lastIndex++;
     }
   }
+  for (const box of checkboxGender(text)) take([{ field: 'gender', value: box.value, confidence: 0.85 }], box.at, {});
+  for (const heading of headingNames(text)) take([heading], heading.at, {});
   const patient: ExtractedPatient = { firstName: null, middleName: null, lastName: null, birthDate: null, gender: null };
   const confidence = { first: 0, middle: 0, last: 0, dob: 0, gender: 0 };
   const conflicting: PatientField[] = [];
+  const inferred: PatientField[] = [];
+  // "Mr." / "Ms." before the patient's own last name gives the gender in words.
+  const lastNames = [...new Set(candidates.filter((c) => c.field === 'last' && !c.weak).map((c) => c.value))];
+  for (const m of text.matchAll(/\b(Mr|Mrs|Ms|Miss)\.?\s+((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’-]*)/gu)) {
+    const words = m[2]!.split(/\s+/).map((w) => w.toLowerCase());
+    const names = lastNames.length ? lastNames : candidates.filter((c) => c.field === 'last').map((c) => c.value);
+    if (!names.some((n) => words.includes(n.toLowerCase()))) continue;
+    candidates.push({ field: 'gender', value: m[1]!.toLowerCase() === 'mr' ? 'M' : 'F', confidence: 0.55, weak: true });
+  }
   for (const field of PATIENT_FIELDS) {
+    // Words in the narrative count only when no label gives the field.
+    const all = candidates.filter((x) => x.field === field);
+    const labelled = all.filter((x) => !x.weak);
+    const usable = labelled.length ? labelled : all;
     // Groups of compatible values: each scored by its surest candidate, then by how often it is seen.
     const groups: { value: string; best: number; count: number }[] = [];
-    for (const c of candidates.filter((x) => x.field === field)) {
+    for (const c of usable) {
       const group = groups.find((g) => compatible(g.value, c.value));
       if (!group) {
         groups.push({ value: c.value, best: c.confidence, count: 1 });
@@ -225,10 +416,14 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
     groups.sort((a, b) => b.best - a.best || b.count - a.count);
     const [chosen, rival] = groups;
     if (!chosen) continue;
-    const conflict = !!rival && rival.best >= CONFLICT_CONFIDENCE;
-    if (conflict) conflicting.push(field);
-    // Seen more than once raises the confidence a little; a conflict lowers it.
-    confidence[field] = Math.round(Math.max(0, Math.min(1, chosen.best + 0.02 * (chosen.count - 1)) - (conflict ? 0.3 : 0)) * 100) / 100;
+    // A rival as sure as the chosen value (two narrative names) or sure in itself is a conflict: the field stays empty.
+    if (rival && (rival.best >= CONFLICT_CONFIDENCE || rival.best >= chosen.best)) {
+      conflicting.push(field);
+      continue;
+    }
+    if (!labelled.length) inferred.push(field);
+    // Seen more than once raises the confidence a little.
+    confidence[field] = Math.round(Math.min(labelled.length ? 1 : 0.6, chosen.best + 0.02 * (chosen.count - 1)) * 100) / 100;
     const value = chosen.value;
     if (field === 'first') patient.firstName = value;
     else if (field === 'middle') patient.middleName = value;
@@ -236,5 +431,5 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
     else if (field === 'dob') patient.birthDate = value;
     else patient.gender = value as 'M' | 'F' | 'UN';
   }
-  return { patient, confidence, conflicts: conflicting.length > 0, conflicting };
+  return { patient, confidence, conflicts: conflicting.length > 0, conflicting, inferred };
 }

@@ -255,6 +255,17 @@ export async function findDocumentTypes(db: DbOrTx, organizationId: string) {
     .orderBy(asc(documentTypes.name));
 }
 
+// The LOINC code a CDA document of this type carries: the organization's own type of that name first, then the system's.
+export async function findDocumentTypeLoinc(db: DbOrTx, organizationId: string, name: string | null | undefined): Promise<string | null> {
+  if (!name) return null;
+  const rows = await db
+    .select({ organizationId: documentTypes.organizationId, loincCode: documentTypes.loincCode })
+    .from(documentTypes)
+    .where(and(eq(documentTypes.name, name), or(isNull(documentTypes.organizationId), eq(documentTypes.organizationId, organizationId))));
+  const own = rows.find((r) => r.organizationId !== null && r.loincCode);
+  return own?.loincCode ?? rows.find((r) => r.loincCode)?.loincCode ?? null;
+}
+
 export async function findCachedAddresses(db: DbOrTx, userId: string) {
   return db.select().from(addressCache).where(eq(addressCache.userId, userId)).orderBy(desc(addressCache.lastUsedAt));
 }

@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest';
 import { describeWithFixtures, fixture, fixtureText } from '../../test/shared-fixtures.ts';
 import { validateCda } from '../../test/validate-cda.ts';
-import { buildXdsSdDocument, DEFAULT_DOCUMENT_CODE, escapeXml, organizationOid, PATIENT_ID_ARC, type XdsSdDocumentInput } from './cda-document.ts';
+import { countByRule, validateSchematron } from '../../test/validate-schematron.ts';
+import { encryptedPdf } from '../files/sample-files.ts';
+import { buildXdsSdDocument, DEFAULT_DOCUMENT_CODE, escapeXml, organizationOid, PATIENT_ID_ARC, pdfWrapRefusal, type XdsSdDocumentInput } from './cda-document.ts';
 
 // Shared fixtures are read in place (never copied into the project): the CDA schema and ud-sample.pdf.
 const udSamplePdf = fixture('pdf/ud-sample.pdf');
@@ -62,7 +64,8 @@ describeWithFixtures('an XDS-SD document made from a PDF', () => {
     expect(await validateCda(xml)).toEqual({ valid: true, errors: [] });
     expect(xml).toContain('<realmCode code="US"/>');
     expect(xml).toContain('<typeId root="2.16.840.1.113883.1.3" extension="POCD_HD000040"/>');
-    expect(xml).toContain('<templateId root="2.16.840.1.113883.10.20.22.1.1" extension="2015-08-01"/>');
+    expect(xml).toContain('<templateId root="2.16.840.1.113883.10.20.22.1.1"/>\n<templateId root="2.16.840.1.113883.10.20.22.1.1" extension="2015-08-01"/>');
+    expect(xml).toContain('<templateId root="2.16.840.1.113883.10.20.22.1.10"/>\n<templateId root="2.16.840.1.113883.10.20.22.1.10" extension="2015-08-01"/>');
     expect(xml).toContain('<templateId root="2.16.840.1.113883.10.20.22.1.10" extension="2015-08-01"/>');
     expect(xml).toContain('<templateId root="1.3.6.1.4.1.19376.1.2.20"/>');
     expect(xml).toMatch(/<id root="[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}"\/>/);
@@ -132,12 +135,71 @@ describeWithFixtures('an XDS-SD document made from a PDF', () => {
     expect(xml).toContain(`<code code="${DEFAULT_DOCUMENT_CODE.code}" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Note"><originalText>Intake packet</originalText></code>`);
     expect(xml).toContain('<confidentialityCode code="V" codeSystem="2.16.840.1.113883.5.25" displayName="very restricted"/>');
     expect(xml).toContain('<administrativeGenderCode code="UN" codeSystem="2.16.840.1.113883.5.1" displayName="Undifferentiated"/>');
-    expect(xml).toContain('<addr nullFlavor="UNK"/>');
-    expect(xml).toContain('<telecom nullFlavor="UNK"/>');
+    expect(xml).toContain('<addr use="HP" nullFlavor="UNK"/>');
+    expect(xml).toContain('<telecom use="HP" nullFlavor="UNK"/>');
+    expect(xml).toContain('<raceCode nullFlavor="UNK"/>\n<ethnicGroupCode nullFlavor="UNK"/>');
+    expect(xml).not.toContain('<legalAuthenticator>');
     expect(xml).toContain('<serviceEvent><effectiveTime><low value="20260227"/></effectiveTime></serviceEvent>');
   });
 
   it('drops characters XML cannot carry at all', () => {
     expect(escapeXml('a\u0000b\u0007c\tok\uFFFE')).toBe('abc\tok');
+  });
+});
+
+// The official C-CDA R2.1 Schematron (errors phase = SHALL) over documents made by the real generator.
+describeWithFixtures('generated documents and the C-CDA R2.1 Schematron', () => {
+  const full = henryLevin({ documentDate: '2026-02-27', legalAuthenticator: { fullName: 'Lena Park', userId: 'a4a0f0d6-1f53-4b55-9f0c-5b7c3d1e2f10' } });
+  full.patient = {
+    ...full.patient,
+    patientId: 'LK-20417',
+    raceCode: { code: '2106-3', displayName: 'White' },
+    ethnicGroupCode: { code: '2186-5', displayName: 'Not Hispanic or Latino' },
+  };
+  const cases: [string, XdsSdDocumentInput][] = [
+    ['full data, race and ethnicity, MRN, signer', full],
+    ['a partial address (city only), no race or ethnicity', henryLevin({ loincCode: '57133-1', documentTypeName: 'Referral Letter', title: 'Referral' })],
+    ['no address, no phone, no identifiers, no organization address', { ...henryLevin({ loincCode: null, documentTypeName: null }), organization: { id: lakesideId, name: 'Lakeside Family Medicine' } }],
+    ['a street and postal code but no city or state, a foreign country', henryLevin({ loincCode: '11502-2', documentTypeName: 'Laboratory Report', confidentiality: 'Restricted' })],
+    ['an MRN only, a consultation note with a visit date', henryLevin({ loincCode: '11488-4', documentTypeName: 'Consultation Note', serviceDate: '2026-02-01', documentDate: '2026-02-02' })],
+  ];
+  cases[1]![1].patient = { ...cases[1]![1].patient, streetAddress1: null, state: null, postalCode: null, country: null, telephone: null };
+  cases[2]![1].patient = { ids: [], firstName: 'Ann', lastName: 'Lee', birthDate: '1990-01-31', gender: 'UN' };
+  cases[3]![1].patient = { ...cases[3]![1].patient, city: '', state: undefined, country: 'CA', postalCode: 'K1A 0B1' };
+  cases[4]![1].patient = { ...cases[4]![1].patient, ids: [], patientId: 'MRN-77' };
+
+  it.each(cases)('%s: zero Schematron errors, and schema-valid', async (_name, input) => {
+    const xml = buildXdsSdDocument(input);
+    const result = validateSchematron(xml);
+    expect(result.errors.map((e) => `${e.id} at ${e.location}: ${e.message}`)).toEqual([]);
+    expect(await validateCda(xml)).toEqual({ valid: true, errors: [] });
+  });
+
+  it('carries the document type, the document date, the MRN, race and ethnicity, the signer', () => {
+    const xml = buildXdsSdDocument(full);
+    expect(xml).toContain('<effectiveTime value="20260227"/>');
+    expect(xml).toContain(`<patientRole>\n<id root="${organizationOid(lakesideId)}.${PATIENT_ID_ARC}" extension="LK-20417"/>`);
+    expect(xml).toContain('<raceCode code="2106-3" codeSystem="2.16.840.1.113883.6.238" codeSystemName="Race &amp; Ethnicity - CDC" displayName="White"/>');
+    expect(xml).toContain('<ethnicGroupCode code="2186-5" codeSystem="2.16.840.1.113883.6.238" codeSystemName="Race &amp; Ethnicity - CDC" displayName="Not Hispanic or Latino"/>');
+    expect(xml).toContain('<legalAuthenticator><time value="20260304050607+0000"/><signatureCode code="S"/><assignedEntity>');
+    expect(xml).toContain('<telecom use="WP" value="tel:503-555-0100"/>');
+    const partial = buildXdsSdDocument(cases[1]![1]);
+    expect(partial).toContain('<addr use="HP"><streetAddressLine nullFlavor="UNK"/><city>Beaverton</city><state nullFlavor="UNK"/><postalCode nullFlavor="UNK"/></addr>');
+    expect(partial).toContain('<code code="57133-1" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Referral Letter">');
+  });
+
+  it('the runner finds what the Schematron forbids: the HL7 example lacks the R1.1 templateIds, a bare header lacks race', () => {
+    expect(countByRule(validateSchematron(fixtureText('cda/unstructured-embedded-pdf.xml')).errors)).toEqual({ 'hasCompatibleR1.1TemplateId': 2 });
+    const bare = buildXdsSdDocument(full).replace(/<raceCode [^>]*\/>\n/, '').replace('<templateId root="2.16.840.1.113883.10.20.22.1.1"/>\n', '');
+    const counts = countByRule(validateSchematron(bare).errors);
+    expect(counts).toMatchObject({ 'hasCompatibleR1.1TemplateId': 1, 'a-1198-5322': 2 });
+  });
+
+  it('never wraps an encrypted or damaged PDF', () => {
+    const locked = encryptedPdf({ user: 'secret', owner: 'owner' });
+    expect(pdfWrapRefusal(locked)).toBe('encrypted');
+    expect(pdfWrapRefusal(new TextEncoder().encode('<html>not a pdf</html>'))).toBe('damaged');
+    expect(pdfWrapRefusal(udSamplePdf)).toBeNull();
+    expect(() => buildXdsSdDocument(henryLevin({ pdf: locked }))).toThrow(/encrypted/);
   });
 });

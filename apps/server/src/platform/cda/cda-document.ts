@@ -16,8 +16,16 @@ export interface CdaPatientId {
   id: string;
 }
 
+/** A coded value of the CDC Race and Ethnicity code system (2.16.840.1.113883.6.238), e.g. 2106-3 White. */
+export interface CdaCode {
+  code: string;
+  displayName?: string | null;
+}
+
 export interface CdaPatient extends CdaAddress {
   ids: CdaPatientId[];
+  /** The organization's medical record number for the patient: an id of the patient role under its patient arc. */
+  patientId?: string | null;
   firstName: string;
   middleName?: string | null;
   lastName: string;
@@ -25,6 +33,10 @@ export interface CdaPatient extends CdaAddress {
   birthDate: string;
   gender: 'M' | 'F' | 'UN';
   telephone?: string | null;
+  /** OMB race category; unknown (nullFlavor UNK) when absent, as the header requires one. */
+  raceCode?: CdaCode | null;
+  /** OMB ethnicity; unknown (nullFlavor UNK) when absent. */
+  ethnicGroupCode?: CdaCode | null;
 }
 
 export interface XdsSdDocumentInput {
@@ -34,11 +46,16 @@ export interface XdsSdDocumentInput {
   documentTypeName?: string | null;
   loincCode?: string | null;
   confidentiality: CdaConfidentiality;
+  /** When the document is made (authoring and signing time); the document's own time when documentDate is absent. */
   effectiveTime: Date;
+  /** YYYY-MM-DD the document is dated (the attachment's meta "Document Date"): the ClinicalDocument's effectiveTime. */
+  documentDate?: string | null;
   /** YYYY-MM-DD of the care the document records (e.g. the visit date); becomes documentationOf/serviceEvent. */
   serviceDate?: string | null;
   patient: CdaPatient;
   author: { fullName: string; userId: string };
+  /** The sender who takes responsibility for the document: its legalAuthenticator. Absent when the sender is not known. */
+  legalAuthenticator?: { fullName: string; userId: string } | null;
   organization: { id: string; name: string; telephone?: string | null; address?: CdaAddress | null };
   pdf: Uint8Array;
 }
@@ -53,6 +70,8 @@ export const CCDA_TEMPLATE_EXTENSION = '2015-08-01';
 const LOINC = '2.16.840.1.113883.6.1';
 const CONFIDENTIALITY_SYSTEM = '2.16.840.1.113883.5.25';
 const GENDER_SYSTEM = '2.16.840.1.113883.5.1';
+const RACE_AND_ETHNICITY_SYSTEM = '2.16.840.1.113883.6.238';
+const RACE_AND_ETHNICITY_CODE_PATTERN = /^\d{4}-\d$/;
 
 // LOINC 34109-9 "Note" is the root of the LOINC Document Ontology: it claims nothing about the
 // content, whereas 34133-9 "Summary of episode note" is the CCD's code and makes receivers expect one.
@@ -101,12 +120,59 @@ export function toHl7Timestamp(date: Date): string {
   return `${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}+0000`;
 }
 
+/**
+ * Why these bytes cannot be wrapped, or null. A cheap check of the bytes themselves (the full one, which
+ * opens the file, runs at upload and before a conversion): an XDS-SD document must embed a PDF any
+ * receiver can open, so neither something that is not a PDF nor an encrypted one is wrapped.
+ */
+export function pdfWrapRefusal(pdf: Uint8Array): 'damaged' | 'encrypted' | null {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  // Readers accept the header anywhere in the first kilobyte.
+  if (!text.slice(0, 1024).includes('%PDF-')) return 'damaged';
+  // The trailer (or cross-reference stream) names an /Encrypt dictionary, by reference or inline.
+  if (/\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(text)) return 'encrypted';
+  return null;
+}
+
+/** An organization row (its address and phone columns) as the CDA author's and custodian's organization. */
+export function cdaOrganization(row: {
+  id: string;
+  name: string;
+  addressStreet?: string | null;
+  addressUnit?: string | null;
+  addressCity?: string | null;
+  addressState?: string | null;
+  addressZip?: string | null;
+  addressCountry?: string | null;
+  primaryPhone?: string | null;
+  phone?: string | null;
+}): XdsSdDocumentInput['organization'] {
+  return {
+    id: row.id,
+    name: row.name,
+    telephone: row.primaryPhone || row.phone || null,
+    address: {
+      streetAddress1: row.addressStreet,
+      streetAddress2: row.addressUnit,
+      city: row.addressCity,
+      state: row.addressState,
+      postalCode: row.addressZip,
+      country: row.addressCountry,
+    },
+  };
+}
+
 /** Builds a C-CDA R2.1 Unstructured Document conforming to IHE XDS-SD that embeds the PDF. */
 export function buildXdsSdDocument(input: XdsSdDocumentInput): string {
+  const refusal = pdfWrapRefusal(input.pdf);
+  if (refusal) throw new Error(`The PDF cannot be wrapped in a CDA document: it is ${refusal}`);
   const orgOid = organizationOid(input.organization.id);
   const documentId = input.documentId ?? randomUUID();
   if (!UUID_PATTERN.test(documentId)) throw new Error(`Document id is not a UUID: ${documentId}`);
   const time = toHl7Timestamp(input.effectiveTime);
+  const documentDate = input.documentDate ? ISO_DATE_PATTERN.exec(input.documentDate.trim()) : null;
+  // The date the document bears, to the day (the US Realm date-time allows a day without a time zone).
+  const documentTime = documentDate ? `${documentDate[1]}${documentDate[2]}${documentDate[3]}` : time;
   const confidentiality = CONFIDENTIALITY_CODES[input.confidentiality];
   const documentType = input.documentTypeName?.trim();
   // A malformed LOINC code would make the document invalid; the type's name still travels as originalText.
@@ -123,7 +189,10 @@ export function buildXdsSdDocument(input: XdsSdDocumentInput): string {
     '<ClinicalDocument xmlns="urn:hl7-org:v3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:sdtc="urn:hl7-org:sdtc">',
     '<realmCode code="US"/>',
     '<typeId root="2.16.840.1.113883.1.3" extension="POCD_HD000040"/>',
+    // C-CDA R2.1 asks for each R1.1-compatible template's id without an extension beside the R2.1 one.
+    `<templateId root="${CDA_TEMPLATE_IDS.usRealmHeader}"/>`,
     `<templateId root="${CDA_TEMPLATE_IDS.usRealmHeader}" extension="${CCDA_TEMPLATE_EXTENSION}"/>`,
+    `<templateId root="${CDA_TEMPLATE_IDS.unstructuredDocument}"/>`,
     `<templateId root="${CDA_TEMPLATE_IDS.unstructuredDocument}" extension="${CCDA_TEMPLATE_EXTENSION}"/>`,
     `<templateId root="${CDA_TEMPLATE_IDS.xdsScannedDocument}"/>`,
     // HL7 V3 data types write UUID roots in upper case.
@@ -132,7 +201,7 @@ export function buildXdsSdDocument(input: XdsSdDocumentInput): string {
       // The organization's own name for the type survives even when it has no LOINC code.
       (documentType ? `><originalText>${escapeXml(documentType)}</originalText></code>` : '/>'),
     `<title>${escapeXml(input.title)}</title>`,
-    `<effectiveTime value="${time}"/>`,
+    `<effectiveTime value="${documentTime}"/>`,
     `<confidentialityCode code="${confidentiality.code}" codeSystem="${CONFIDENTIALITY_SYSTEM}" displayName="${confidentiality.displayName}"/>`,
     '<languageCode code="en-US"/>',
     recordTarget(input.patient, orgOid),
@@ -153,6 +222,7 @@ export function buildXdsSdDocument(input: XdsSdDocumentInput): string {
     '<custodian><assignedCustodian><representedCustodianOrganization>',
     `<id root="${orgOid}"/><name>${escapeXml(org.name)}</name>${orgTelecom}${orgAddress}`,
     '</representedCustodianOrganization></assignedCustodian></custodian>',
+    legalAuthenticator(input.legalAuthenticator, orgOid, time, orgAddress, orgTelecom),
     serviceEvent(input.serviceDate),
     '<component><nonXMLBody>',
     `<text mediaType="application/pdf" representation="B64">${Buffer.from(input.pdf.buffer, input.pdf.byteOffset, input.pdf.byteLength).toString('base64')}</text>`,
@@ -168,7 +238,7 @@ function recordTarget(patient: CdaPatient, orgOid: string): string {
   const birth = ISO_DATE_PATTERN.exec(patient.birthDate.trim());
   return [
     '<recordTarget><patientRole>',
-    ...patientIds(patient.ids, orgOid),
+    ...patientIds(patient, orgOid),
     address(patient, 'HP'),
     telecom(patient.telephone, 'HP'),
     '<patient>',
@@ -178,16 +248,21 @@ function recordTarget(patient: CdaPatient, orgOid: string): string {
       `<family>${escapeXml(patient.lastName.trim())}</family></name>`,
     `<administrativeGenderCode code="${patient.gender}" codeSystem="${GENDER_SYSTEM}" displayName="${GENDER_NAMES[patient.gender]}"/>`,
     birth ? `<birthTime value="${birth[1]}${birth[2]}${birth[3]}"/>` : '<birthTime nullFlavor="UNK"/>',
+    // The header requires both; a patient whose race or ethnicity nobody recorded says so.
+    raceOrEthnicity('raceCode', patient.raceCode),
+    raceOrEthnicity('ethnicGroupCode', patient.ethnicGroupCode),
     '</patient>',
     '</patientRole></recordTarget>',
   ].join('\n');
 }
 
-// The header requires at least one patient id: ids without a usable root are numbered under the
-// organization's patient arc (the root text kept as the assigning authority), and a patient with
-// none gets a fresh one there.
-function patientIds(ids: CdaPatientId[], orgOid: string): string[] {
+// The header requires at least one patient id: the organization's MRN comes first, under its patient
+// arc; ids without a usable root are numbered there too (the root text kept as the assigning
+// authority), and a patient with none gets a fresh one there.
+function patientIds(patient: CdaPatient, orgOid: string): string[] {
   const patientRoot = `${orgOid}.${PATIENT_ID_ARC}`;
+  const mrn = patient.patientId?.trim();
+  const ids = [...(mrn ? [{ root: patientRoot, id: mrn }] : []), ...patient.ids];
   const lines = ids
     .map(({ root, id }) => ({ root: root.trim(), id: id.trim() }))
     .filter(({ id }) => id !== '')
@@ -195,29 +270,49 @@ function patientIds(ids: CdaPatientId[], orgOid: string): string[] {
       if (OID_PATTERN.test(root) || UUID_PATTERN.test(root)) return `<id root="${root}" extension="${escapeXml(id)}"/>`;
       return `<id root="${patientRoot}" extension="${escapeXml(id)}"${optionalAttr('assigningAuthorityName', root)}/>`;
     });
-  return lines.length > 0 ? lines : [`<id root="${patientRoot}" extension="${randomUUID().toUpperCase()}"/>`];
+  const unique = [...new Set(lines)];
+  return unique.length > 0 ? unique : [`<id root="${patientRoot}" extension="${randomUUID().toUpperCase()}"/>`];
 }
 
+function raceOrEthnicity(tag: 'raceCode' | 'ethnicGroupCode', value: CdaCode | null | undefined): string {
+  const code = value?.code.trim();
+  if (!code || !RACE_AND_ETHNICITY_CODE_PATTERN.test(code)) return `<${tag} nullFlavor="UNK"/>`;
+  return `<${tag} code="${code}" codeSystem="${RACE_AND_ETHNICITY_SYSTEM}" codeSystemName="Race &amp; Ethnicity - CDC"${optionalAttr('displayName', value?.displayName?.trim())}/>`;
+}
+
+// The US Realm Address: an addr nobody entered is unknown as a whole; a partial one keeps every part the
+// template requires (a street line, city, state, postal code), unknown ones as nullFlavor elements.
 function address(value: CdaAddress | null | undefined, use: 'HP' | 'WP'): string {
   const parts = [
-    ['streetAddressLine', value?.streetAddress1],
-    ['streetAddressLine', value?.streetAddress2],
-    ['city', value?.city],
-    ['state', value?.state],
-    ['postalCode', value?.postalCode],
-    ['country', value?.country],
-  ]
-    .map(([tag, text]) => [tag, text?.trim()] as const)
-    .filter(([, text]) => text)
-    .map(([tag, text]) => `<${tag}>${escapeXml(text ?? '')}</${tag}>`);
-  // The US Realm header requires an addr; an unknown one is said so rather than left out.
-  return parts.length > 0 ? `<addr use="${use}">${parts.join('')}</addr>` : '<addr nullFlavor="UNK"/>';
+    ['streetAddressLine', value?.streetAddress1, true],
+    ['streetAddressLine', value?.streetAddress2, false],
+    ['city', value?.city, true],
+    ['state', value?.state, true],
+    ['postalCode', value?.postalCode, true],
+    ['country', value?.country, false],
+  ].map(([tag, text, required]) => ({ tag, text: (text as string | null | undefined)?.trim(), required }));
+  if (!parts.some((p) => p.text)) return `<addr use="${use}" nullFlavor="UNK"/>`;
+  const xml = parts
+    .filter((p) => p.text || p.required)
+    .map(({ tag, text }) => (text ? `<${tag}>${escapeXml(text)}</${tag}>` : `<${tag} nullFlavor="UNK"/>`));
+  return `<addr use="${use}">${xml.join('')}</addr>`;
 }
 
 function telecom(telephone: string | null | undefined, use: 'HP' | 'WP'): string {
   // RFC 3966 allows only digits, '+' and the visual separators - . ( ) in a tel: URI.
   const number = telephone?.replace(/[^0-9+\-.()]/g, '');
-  return number ? `<telecom use="${use}" value="tel:${escapeXml(number)}"/>` : '<telecom nullFlavor="UNK"/>';
+  // The header asks for @use on every telecom, an unknown one included.
+  return number ? `<telecom use="${use}" value="tel:${escapeXml(number)}"/>` : `<telecom use="${use}" nullFlavor="UNK"/>`;
+}
+
+// The sender who put the document in takes legal responsibility for it (signatureCode S: signed, on file).
+function legalAuthenticator(signer: XdsSdDocumentInput['legalAuthenticator'], orgOid: string, time: string, orgAddress: string, orgTelecom: string): string {
+  if (!signer) return '';
+  const id = `<id root="${orgOid}.${USER_ID_ARC}" extension="${escapeXml(signer.userId)}"/>`;
+  return (
+    `<legalAuthenticator><time value="${time}"/><signatureCode code="S"/>` +
+    `<assignedEntity>${id}${orgAddress}${orgTelecom}<assignedPerson>${personName(signer.fullName)}</assignedPerson></assignedEntity></legalAuthenticator>`
+  );
 }
 
 function organization(orgOid: string, name: string, orgTelecom: string, orgAddress: string): string {

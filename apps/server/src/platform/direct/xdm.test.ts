@@ -150,6 +150,13 @@ describe('an XDM package from another system', () => {
     expect(readXdmPackage(zip).documents).toEqual([{ fileName: 'DOC0001.PDF', mimeType: 'application/pdf', bytes: pdf, meta: null }]);
   });
 
+  it('reads metadata quoting "<!DOCTYPE" in CDATA or "<!ENTITY" in a comment: only a real declaration is refused', () => {
+    const quoted = `<?xml version="1.0"?><!-- made from <!ENTITY nbsp "&#160;"> --><r a="x"><![CDATA[<!DOCTYPE html>]]><!-- <!DOCTYPE r> --></r>`;
+    expect(parseXml(quoted)).toMatchObject({ name: 'r', text: '<!DOCTYPE html>' });
+    expect(() => parseXml(`<!-- ok --><!DOCTYPE r><r/>`)).toThrowError('The XML could not be read: it declares a DTD (DOCTYPE), which is not accepted.');
+    expect(() => parseXml(`<r><![CDATA[x]]><!ENTITY x "y"></r>`)).toThrowError(/declaration that is not accepted/);
+  });
+
   it('is read when written as a stream, with data descriptors after each file', () => {
     const chunks: Uint8Array[] = [];
     const zip = new Zip((error, chunk) => {

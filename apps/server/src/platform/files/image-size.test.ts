@@ -3,8 +3,11 @@ import { GifWriter } from 'omggif';
 import UTIF, { type IFD } from 'utif';
 import { describe, expect, it } from 'vitest';
 import { attachmentMessages } from '@clinicrelay/contracts/attachments.ts';
-import { imageBudgetRefusal, imagePageSizes } from './image-size.ts';
-import { faxTiff, pngBomb } from './sample-files.ts';
+import { encode as encodePng } from 'fast-png';
+import { logoMessages } from '@clinicrelay/contracts/logos.ts';
+import { imageBudgetRefusal, imageOrientations, imagePageSizes } from './image-size.ts';
+import { checkLogo } from './logo.ts';
+import { faxTiff, pngBomb, withExifOrientation } from './sample-files.ts';
 
 const tiffHeaders = (pages: [number, number][]) =>
   new Uint8Array(UTIF.encode(pages.map(([width, height]) => ({ t256: [width], t257: [height], t258: [1], t259: [1], t262: [0], t273: [0], t277: [1], t278: [height], t279: [0] })) as unknown as IFD[]));
@@ -50,5 +53,47 @@ describe('image sizes from headers only', () => {
     // The next-page offset after the first IFD points back at it.
     view.setUint32(first + 2 + view.getUint16(first, little) * 12, first, little);
     expect(imagePageSizes(tiff, 'tif')).toEqual([{ width: 100, height: 100 }]);
+  });
+});
+
+describe('EXIF orientation', () => {
+  const jpeg = (width: number, height: number) => new Uint8Array(encodeJpeg({ width, height, data: new Uint8Array(width * height * 4).fill(200) }, 80).data);
+
+  it('gives the size as shown: a photo stored 40 x 20 and tagged "turn 90°" is 20 wide and 40 high', () => {
+    const photo = withExifOrientation(jpeg(40, 20), 6);
+    expect(imageOrientations(photo, 'jpg')).toEqual([6]);
+    expect(imagePageSizes(photo, 'jpg')).toEqual([{ width: 20, height: 40 }]);
+    // Upside down or mirrored keeps the sides.
+    expect(imagePageSizes(withExifOrientation(jpeg(40, 20), 3), 'jpeg')).toEqual([{ width: 40, height: 20 }]);
+    const png = withExifOrientation(encodePng({ width: 40, height: 20, data: new Uint8Array(40 * 20).fill(9), channels: 1, depth: 8 }), 8);
+    expect(imageOrientations(png, 'png')).toEqual([8]);
+    expect(imagePageSizes(png, 'png')).toEqual([{ width: 20, height: 40 }]);
+  });
+
+  it('reads the Orientation tag of each TIFF page', () => {
+    const tiff = new Uint8Array(
+      UTIF.encode(
+        [5, 1].map((orientation) => ({ t256: [30], t257: [10], t258: [1], t259: [1], t262: [0], t273: [0], t274: [orientation], t277: [1], t278: [10], t279: [0] })) as unknown as IFD[],
+      ),
+    );
+    expect(imageOrientations(tiff, 'tif')).toEqual([5, 1]);
+    expect(imagePageSizes(tiff, 'tif')).toEqual([
+      { width: 10, height: 30 },
+      { width: 30, height: 10 },
+    ]);
+  });
+
+  it('counts a missing, out-of-range or cut-short orientation as upright', () => {
+    expect(imageOrientations(jpeg(40, 20), 'jpg')).toEqual([1]);
+    expect(imageOrientations(withExifOrientation(jpeg(40, 20), 9), 'jpg')).toEqual([1]);
+    // A file cut short inside its EXIF.
+    expect(imageOrientations(withExifOrientation(jpeg(40, 20), 6).slice(0, 20), 'jpg')).toEqual([1]);
+    expect(imageOrientations(new Uint8Array([0xff, 0xd8, 0xff]), 'jpg')).toEqual([1]);
+  });
+
+  it('holds a logo to its size as shown (browsers turn it as its EXIF says)', () => {
+    expect(checkLogo({ fileName: 'logo.jpg', bytes: withExifOrientation(jpeg(300, 200), 6) }, 'logo')).toMatchObject({ contentType: 'image/jpeg' });
+    // Stored 700 wide and 300 high, shown 300 wide and 700 high.
+    expect(() => checkLogo({ fileName: 'logo.jpg', bytes: withExifOrientation(jpeg(700, 300), 6) }, 'logo')).toThrow(logoMessages.tooHigh);
   });
 });

@@ -1,7 +1,7 @@
 import { encode as encodePng } from 'fast-png';
 import { encode as encodeJpeg } from 'jpeg-js';
 import { GifWriter } from 'omggif';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { getDocument, ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import UTIF, { type IFD } from 'utif';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { createWorkerPool } from '../workers/worker-pool.ts';
 import { renderPdf } from './file-jobs.ts';
 import { detectFileType } from './file-types.ts';
 import { makePdfRendition, pdfPageCount, transformPdf } from './renditions.ts';
+import { withExifOrientation } from './sample-files.ts';
 
 const dischargeSummary = fixture('pdf/ud-sample.pdf');
 const labResult = fixture('pdf/lab-result-164947.pdf');
@@ -255,5 +256,213 @@ describeWithFixtures('page count and page transforms', () => {
     await expect(transformPdf(labResult, { rotations: [{ page: 0, degrees: 45 }] })).rejects.toThrow(
       'Pages can only be rotated in steps of 90 degrees.',
     );
+  });
+});
+
+type Matrix = [number, number, number, number, number, number];
+// m1 then m2, as PDF concatenates matrices (row vectors: p' = p · m).
+const multiply = ([a1, b1, c1, d1, e1, f1]: Matrix, [a2, b2, c2, d2, e2, f2]: Matrix): Matrix => [
+  a1 * a2 + b1 * c2,
+  a1 * b2 + b1 * d2,
+  c1 * a2 + d1 * c2,
+  c1 * b2 + d1 * d2,
+  e1 * a2 + f1 * c2 + e2,
+  e1 * b2 + f1 * d2 + f2,
+];
+
+interface Placement {
+  page: { width: number; height: number };
+  // A point of the stored image (u rightwards, v downwards, 0 to 1) → where PDF.js paints it on the page (y upwards).
+  at(u: number, v: number): { x: number; y: number };
+}
+
+// Where the first page paints its image, from the transformation PDF.js applies when it paints it.
+async function imagePlacement(bytes: Uint8Array): Promise<Placement> {
+  const task = getDocument({ data: bytes.slice(), verbosity: 0 });
+  try {
+    const page = await (await task.promise).getPage(1);
+    const [, , width, height] = page.view as [number, number, number, number];
+    const operators = await page.getOperatorList();
+    let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+    const saved: Matrix[] = [];
+    for (let i = 0; i < operators.fnArray.length; i++) {
+      const fn = operators.fnArray[i];
+      if (fn === OPS.save) saved.push(ctm);
+      else if (fn === OPS.restore) ctm = saved.pop()!;
+      else if (fn === OPS.transform) ctm = multiply(operators.argsArray[i] as Matrix, ctm);
+      else if (fn === OPS.paintImageXObject) {
+        const [a, b, c, d, e, f] = ctm;
+        // Image space is the unit square with the first row at the top: stored (u, v) is (u, 1 - v).
+        return { page: { width, height }, at: (u, v) => ({ x: a * u + c * (1 - v) + e, y: b * u + d * (1 - v) + f }) };
+      }
+    }
+    throw new Error('The page paints no image.');
+  } finally {
+    await task.destroy();
+  }
+}
+
+type Corner = 'top-left' | 'top-right' | 'bottom-right' | 'bottom-left';
+function cornerOf(placement: Placement, u: number, v: number): Corner {
+  const { x, y } = placement.at(u, v);
+  const top = y > placement.page.height / 2;
+  const left = x < placement.page.width / 2;
+  return `${top ? 'top' : 'bottom'}-${left ? 'left' : 'right'}`;
+}
+
+// A landscape picture 40 x 20 as the camera stored it: white, a red square in its top-left corner and a green
+// one in its top-right corner.
+function markedPixels(): Uint8Array {
+  const [width, height] = [40, 20];
+  const data = rgba(width, height, [255, 255, 255]);
+  for (let y = 0; y < 8; y++) {
+    for (let x = 0; x < 8; x++) {
+      data.set([255, 0, 0, 255], (y * width + x) * 4);
+      data.set([0, 255, 0, 255], (y * width + width - 1 - x) * 4);
+    }
+  }
+  return data;
+}
+
+const markedJpeg = () => new Uint8Array(encodeJpeg({ data: markedPixels(), width: 40, height: 20 }, 95).data);
+const markedPng = () => encodePng({ width: 40, height: 20, data: markedPixels(), channels: 4, depth: 8 });
+
+// EXIF 2.3, Orientation: where the stored first row and first column are to be seen. The stored top-left
+// corner (red) and top-right corner (green) land in these corners of the page.
+const ORIENTED_CORNERS: Record<number, { red: Corner; green: Corner }> = {
+  1: { red: 'top-left', green: 'top-right' },
+  2: { red: 'top-right', green: 'top-left' },
+  3: { red: 'bottom-right', green: 'bottom-left' },
+  4: { red: 'bottom-left', green: 'bottom-right' },
+  5: { red: 'top-left', green: 'bottom-left' },
+  6: { red: 'top-right', green: 'bottom-right' },
+  7: { red: 'bottom-right', green: 'top-right' },
+  8: { red: 'bottom-left', green: 'top-left' },
+};
+
+describe('EXIF orientation in image renditions', () => {
+  it('shows a portrait photo stored landscape with Orientation 6 as a portrait page, turned clockwise', async () => {
+    const photo = withExifOrientation(markedJpeg(), 6);
+    const pdf = (await rendition(photo, 'referral-photo.jpg'))!;
+    const document = await PDFDocument.load(pdf);
+    expect(pageSizes(document)).toEqual([[612, 792]]);
+    const placement = await imagePlacement(pdf);
+    // 40 x 20 stored, so 20 wide and 40 high as shown, centred on the page at its own size.
+    const topLeft = placement.at(0, 0);
+    expect(topLeft.x).toBeCloseTo(316);
+    expect(topLeft.y).toBeCloseTo(416);
+    const bottomRight = placement.at(1, 1);
+    expect(bottomRight.x).toBeCloseTo(296);
+    expect(bottomRight.y).toBeCloseTo(376);
+    expect(cornerOf(placement, 0.1, 0.2)).toBe('top-right');
+  });
+
+  it.each(Object.entries(ORIENTED_CORNERS))('places a JPEG of orientation %s as EXIF says', async (orientation, corners) => {
+    const pdf = (await rendition(withExifOrientation(markedJpeg(), Number(orientation)), 'photo.jpeg'))!;
+    const turned = Number(orientation) >= 5;
+    expect(pageSizes(await PDFDocument.load(pdf))).toEqual([turned ? [612, 792] : [792, 612]]);
+    const placement = await imagePlacement(pdf);
+    expect({ red: cornerOf(placement, 0.1, 0.2), green: cornerOf(placement, 0.9, 0.2) }).toEqual(corners);
+  });
+
+  it('leaves a JPEG without EXIF, or with an orientation out of range, as it is stored', async () => {
+    for (const photo of [markedJpeg(), withExifOrientation(markedJpeg(), 9), withExifOrientation(markedJpeg(), 0)]) {
+      const pdf = (await rendition(photo, 'photo.jpg'))!;
+      expect(pageSizes(await PDFDocument.load(pdf))).toEqual([[792, 612]]);
+      expect(cornerOf(await imagePlacement(pdf), 0.1, 0.2)).toBe('top-left');
+    }
+  });
+
+  it('honours the eXIf orientation of a PNG, the pixels kept as stored', async () => {
+    const pdf = (await rendition(withExifOrientation(markedPng(), 8), 'scan.png'))!;
+    expect(pageSizes(await PDFDocument.load(pdf))).toEqual([[612, 792]]);
+    const placement = await imagePlacement(pdf);
+    expect({ red: cornerOf(placement, 0.1, 0.2), green: cornerOf(placement, 0.9, 0.2) }).toEqual(ORIENTED_CORNERS[8]);
+    // The image itself is the stored one (red top-left): only the way it is painted turns it.
+    const [image] = await pageImages(pdf);
+    expect(image).toMatchObject({ width: 40, height: 20 });
+    expect([...image!.data.subarray(0, 3)]).toEqual([255, 0, 0]);
+  });
+
+  it('honours the Orientation tag of each TIFF page', async () => {
+    const [width, height] = [24, 16];
+    const pixels = new Uint8Array(width * height * 3).fill(180);
+    const ifd = { t256: [width], t257: [height], t258: [8, 8, 8], t259: [1], t262: [2], t273: [1000], t274: [6], t277: [3], t278: [height], t279: [pixels.length], t282: [72], t283: [72], t296: [2] };
+    const header = new Uint8Array(UTIF.encode([ifd] as unknown as IFD[]));
+    const tiff = new Uint8Array(1000 + pixels.length);
+    tiff.set(header);
+    tiff.set(pixels, 1000);
+    const pdf = (await rendition(tiff, 'photo.tif'))!;
+    expect(pageSizes(await PDFDocument.load(pdf))).toEqual([[612, 792]]);
+    expect(cornerOf(await imagePlacement(pdf), 0.1, 0.1)).toBe('top-right');
+  });
+});
+
+describe('text renditions keep every character', () => {
+  const everyScript = [
+    'Latin: Zoë Ångström, François Ñúñez, Łukasz Żółć',
+    'Vietnamese: Nguyễn Thị Hương, Trần Đức Thắng',
+    'Greek: Καλημέρα, Παπαδόπουλος',
+    'Cyrillic: Здравствуйте, Иванова Ольга',
+    'Hebrew: שלום',
+    'Arabic: مرحبا',
+    'CJK: 患者姓名 山田太郎',
+    'Emoji: 🙂 💊',
+  ];
+
+  it('draws Latin accents, Vietnamese, Greek, Cyrillic, Hebrew, Arabic, CJK and emoji in embedded fonts, no "?"', async () => {
+    const pdf = (await rendition(new TextEncoder().encode(everyScript.join('\n')), 'scripts.txt'))!;
+    const [page] = await pdfLines(pdf);
+    expect(page!.slice(1)).toEqual(everyScript);
+    const text = page!.join('\n');
+    expect(text).not.toContain('?');
+    expect(text).not.toContain('\uFFFD');
+    // What Courier (Windows-1252) lacks is drawn in Noto fonts (Sans, Hebrew, Arabic, Emoji, SC), each
+    // embedded as a subset: the PDF shows the same on every reader, none substitutes a font of its own.
+    const document = await PDFDocument.load(pdf);
+    const dicts = document.context.enumerateIndirectObjects().flatMap(([, object]) => (object instanceof PDFDict ? [object] : []));
+    const composite = dicts.filter((dict) => dict.get(PDFName.of('Subtype')) === PDFName.of('Type0'));
+    expect(composite.length).toBeGreaterThanOrEqual(5);
+    expect(composite.map((dict) => String(dict.get(PDFName.of('BaseFont')))).filter((name) => !name.startsWith('/Noto'))).toEqual([]);
+    expect(dicts.filter((dict) => dict.has(PDFName.of('FontFile2')))).toHaveLength(composite.length);
+  });
+
+  it('reads CRLF and CR line ends, sets tabs at stops of 8 columns, and starts a page at each form feed', async () => {
+    const text = 'Test\tResult\tFlag\r\nSodium\t139\tN\r\nK\t5.9\tH\rOld Mac line\fPage two\r\n\f';
+    const pdf = (await rendition(new TextEncoder().encode(text), 'lab.txt'))!;
+    const pages = await pdfText(pdf);
+    // The trailing form feed ends the report: no blank third page.
+    expect(pages).toHaveLength(2);
+    const [first] = await pdfLines(pdf);
+    expect(first!.slice(1)).toEqual(['Test Result Flag', 'Sodium 139 N', 'K 5.9 H', 'Old Mac line']);
+    expect(pages[1]).toContain('Page two');
+    // Columns after tabs start at the same place on every row.
+    const task = getDocument({ data: pdf.slice(), verbosity: 0 });
+    try {
+      const content = await (await (await task.promise).getPage(1)).getTextContent();
+      const xOf = (word: string) => content.items.flatMap((item) => ('str' in item && item.str.includes(word) ? [item.transform[4] + item.str.indexOf(word) * 6] : []))[0];
+      expect(xOf('Result')).toBeCloseTo(xOf('139'));
+      expect(xOf('Result')).toBeCloseTo(xOf('5.9'));
+      expect(xOf('Flag')).toBeCloseTo(xOf('H'));
+    } finally {
+      await task.destroy();
+    }
+  });
+
+  it('wraps a very long line within the page, keeping every character', async () => {
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}-Nguyễn-患者`);
+    const unbroken = 'x'.repeat(500);
+    const pdf = (await rendition(new TextEncoder().encode(`${words.join(' ')}\n${unbroken}`), 'long.txt'))!;
+    const pages = await pdfLines(pdf);
+    const lines = pages.flatMap((page) => page.filter((line) => !line.includes('long.txt')));
+    expect(lines.length).toBeGreaterThan(20);
+    expect(lines.filter((line) => /^x+$/.test(line)).join('')).toBe(unbroken);
+    expect(lines.join(' ').split(' ').filter((word) => word.startsWith('word'))).toEqual(words);
+  });
+
+  it('makes one page with the file name for a 0-byte file', async () => {
+    const pdf = (await makePdfRendition(new Uint8Array(0), { extension: 'txt', fileName: 'empty.txt' }))!;
+    expect(await pdfPageCount(pdf)).toBe(1);
+    expect(await pdfLines(pdf)).toEqual([['empty.txt Page 1 of 1']]);
   });
 });

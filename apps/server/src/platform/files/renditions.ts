@@ -13,14 +13,14 @@ import {
   pushGraphicsState,
   setLineHeight,
   type PDFImage,
-  type PDFPage,
+  type PDFRef,
 } from 'pdf-lib';
 import UTIF, { type IFD } from 'utif';
 import { attachmentMessages, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
 import { badRequest } from '../errors.ts';
 import { PdfText } from '../pdf/text.ts';
 import { decodeText } from './file-types.ts';
-import { imageBudgetRefusal } from './image-size.ts';
+import { asOrientation, imageBudgetRefusal, imageOrientations, type Orientation } from './image-size.ts';
 
 // US Letter in points: what US clinics print and fax on, so every preview page has one predictable size.
 const LETTER = { width: 612, height: 792 };
@@ -38,10 +38,10 @@ export async function makePdfRendition(
     case 'pdf':
       return bytes;
     case 'png':
-      return imagesToPdf(async (pdf) => [fromPdfImage(await pdf.embedPng(bytes))]);
+      return imagesToPdf(async (pdf) => [fromPdfImage(await pdf.embedPng(bytes), imageOrientations(bytes, 'png')[0])]);
     case 'jpg':
     case 'jpeg':
-      return imagesToPdf(async (pdf) => [fromPdfImage(await pdf.embedJpg(bytes))]);
+      return imagesToPdf(async (pdf) => [fromPdfImage(await pdf.embedJpg(bytes), imageOrientations(bytes, 'jpg')[0])]);
     case 'gif':
       return imagesToPdf(async (pdf) => [fromRaster(pdf, gifFirstFrame(bytes))]);
     case 'tif':
@@ -71,12 +71,13 @@ interface Box {
   height: number;
 }
 
-// An image ready to be placed: its pixel size, resolution, and how to draw it into a box of a page.
+// An image ready to be placed: its stored pixel size, resolution and EXIF orientation, and the image XObject.
 interface PageImage {
   width: number;
   height: number;
   dpi: Dpi;
-  draw(page: PDFPage, box: Box): void;
+  orientation: Orientation;
+  ref: PDFRef;
 }
 
 interface Raster {
@@ -84,6 +85,7 @@ interface Raster {
   height: number;
   rgba: Uint8Array;
   dpi: Dpi;
+  orientation: Orientation;
 }
 
 const SCREEN_DPI = { x: 72, y: 72 };
@@ -96,21 +98,49 @@ async function imagesToPdf(embed: (pdf: PDFDocument) => Iterable<PageImage> | Pr
 
 // One Letter page per image, turned landscape for wide images; scaled down to fit but never enlarged, so a
 // small image stays sharp and a 300 dpi scan or a fax page (its own x and y resolution) keeps its proportions.
+// The image is shown as its EXIF orientation says (a phone photo of a letter, stored landscape and tagged
+// "turn 90°", is a portrait page), by the matrix that places it: the stored pixels (a JPEG's own DCT data) are
+// embedded as they are, nothing is decoded or re-encoded.
 function addImagePage(pdf: PDFDocument, image: PageImage): void {
-  const natural = { width: (image.width * 72) / image.dpi.x, height: (image.height * 72) / image.dpi.y };
+  const stored = { width: (image.width * 72) / image.dpi.x, height: (image.height * 72) / image.dpi.y };
+  const natural = image.orientation >= 5 ? { width: stored.height, height: stored.width } : stored;
   const size = natural.width > natural.height ? { width: LETTER.height, height: LETTER.width } : LETTER;
   const scale = Math.min(1, (size.width - 2 * IMAGE_MARGIN) / natural.width, (size.height - 2 * IMAGE_MARGIN) / natural.height);
   const width = natural.width * scale;
   const height = natural.height * scale;
   const page = pdf.addPage([size.width, size.height]);
-  image.draw(page, { x: (size.width - width) / 2, y: (size.height - height) / 2, width, height });
+  const box = { x: (size.width - width) / 2, y: (size.height - height) / 2, width, height };
+  const name = page.node.newXObject('Image', image.ref);
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...imageMatrix(box, image.orientation)), drawObject(name), popGraphicsState());
 }
 
-const fromPdfImage = (image: PDFImage): PageImage => ({
+// Where each EXIF orientation puts a point of the stored image (u rightwards, v downwards, 0 to 1) in the
+// image as shown (u', v'): u' = p0 + pu·u + pv·v and v' = q0 + qu·u + qv·v, as [p0, pu, pv, q0, qu, qv].
+const ORIENTATION_MAPS: Record<Orientation, readonly [number, number, number, number, number, number]> = {
+  1: [0, 1, 0, 0, 0, 1],
+  2: [1, -1, 0, 0, 0, 1],
+  3: [1, -1, 0, 1, 0, -1],
+  4: [0, 1, 0, 1, 0, -1],
+  5: [0, 0, 1, 0, 1, 0],
+  6: [1, 0, -1, 0, 1, 0],
+  7: [1, 0, -1, 1, -1, 0],
+  8: [0, 0, 1, 1, -1, 0],
+};
+
+// The matrix that paints the image (PDF image space: the unit square, its first row at the top) into the
+// box of the page (y upwards), turned and mirrored as its orientation says.
+function imageMatrix(box: Box, orientation: Orientation): [number, number, number, number, number, number] {
+  const [p0, pu, pv, q0, qu, qv] = ORIENTATION_MAPS[orientation];
+  // Image space (s, t) is stored (u, v) = (s, 1 - t).
+  return [box.width * pu, -box.height * qu, -box.width * pv, box.height * qv, box.x + box.width * (p0 + pv), box.y + box.height * (1 - q0 - qv)];
+}
+
+const fromPdfImage = (image: PDFImage, orientation: Orientation = 1): PageImage => ({
   width: image.width,
   height: image.height,
   dpi: SCREEN_DPI,
-  draw: (page, box) => page.drawImage(image, box),
+  orientation,
+  ref: image.ref,
 });
 
 // Decoded pixels go into the PDF as one Flate image, grey or 1-bit when they allow it, compressed with
@@ -126,21 +156,7 @@ function fromRaster(pdf: PDFDocument, raster: Raster): PageImage {
     BitsPerComponent: bitsPerComponent,
     Filter: 'FlateDecode',
   });
-  const ref = pdf.context.register(stream);
-  return {
-    width: raster.width,
-    height: raster.height,
-    dpi: raster.dpi,
-    draw(page, box) {
-      const name = page.node.newXObject('Image', ref);
-      page.pushOperators(
-        pushGraphicsState(),
-        concatTransformationMatrix(box.width, 0, 0, box.height, box.x, box.y),
-        drawObject(name),
-        popGraphicsState(),
-      );
-    },
-  };
+  return { width: raster.width, height: raster.height, dpi: raster.dpi, orientation: raster.orientation, ref: pdf.context.register(stream) };
 }
 
 // Transparent pixels are laid on white paper, so no soft mask is needed; a black-and-white fax page
@@ -177,7 +193,7 @@ function gifFirstFrame(bytes: Uint8Array): Raster {
   const gif = new GifReader(bytes);
   const rgba = new Uint8Array(gif.width * gif.height * 4);
   gif.decodeAndBlitFrameRGBA(0, rgba);
-  return { width: gif.width, height: gif.height, rgba, dpi: SCREEN_DPI };
+  return { width: gif.width, height: gif.height, rgba, dpi: SCREEN_DPI, orientation: 1 };
 }
 
 // Every page of a TIFF (a fax is one TIFF of many pages), skipping embedded thumbnails; decoded one page
@@ -191,7 +207,7 @@ function* tiffPages(bytes: Uint8Array): Generator<Raster> {
     UTIF.decodeImage(buffer, ifd);
     const rgba = UTIF.toRGBA8(ifd);
     ifd.data = new Uint8Array(0);
-    yield { width: ifd.width, height: ifd.height, rgba, dpi: tiffDpi(ifd) };
+    yield { width: ifd.width, height: ifd.height, rgba, dpi: tiffDpi(ifd), orientation: asOrientation(firstNumber(ifd.t274)) };
   }
 }
 
@@ -207,7 +223,7 @@ function tiffDpi(ifd: IFD): Dpi {
   return { x: x * perInch, y: y * perInch };
 }
 
-const TEXT = { size: 10, lineHeight: 12, margin: 54, headerSize: 8, tabWidth: 4 };
+const TEXT = { size: 10, lineHeight: 12, margin: 54, headerSize: 8, tabStop: 8 };
 
 // Plain text on Letter pages in Courier (columns of reports and lab printouts stay aligned), wrapped at
 // words, a form feed starting a new page as printers do, with the file name and page number in a header.
@@ -222,9 +238,13 @@ async function textToPdf(text: string, fileName: string): Promise<Uint8Array> {
   const rows = Math.floor((LETTER.height - 2 * TEXT.margin - TEXT.lineHeight) / TEXT.lineHeight);
 
   const pages: string[][] = [];
-  const normalized = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' '.repeat(TEXT.tabWidth));
-  for (const section of normalized.split('\f')) {
-    const lines = section.split('\n').flatMap((line) => wrap(line, body, lineWidth, window));
+  // CRLF (Windows) and a lone CR (old Mac) end lines as LF does.
+  const normalized = text.replace(/\r\n?/g, '\n');
+  const sections = normalized.split('\f');
+  // A report that ends with a form feed (as printed ones do) has no blank page after it.
+  if (sections.length > 1 && sections.at(-1)!.trim() === '') sections.pop();
+  for (const section of sections) {
+    const lines = section.split('\n').flatMap((line) => wrap(expandTabs(line), body, lineWidth, window));
     for (let i = 0; i < Math.max(lines.length, 1); i += rows) pages.push(lines.slice(i, i + rows));
   }
 
@@ -247,6 +267,19 @@ async function textToPdf(text: string, fileName: string): Promise<Uint8Array> {
     );
   });
   return pdf.save();
+}
+
+// Tabs to the next stop of 8 columns, as printers and `expand` set them, so tab-separated columns stay aligned.
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  let column = 0;
+  for (const char of line) {
+    const spaces = char === '\t' ? TEXT.tabStop - (column % TEXT.tabStop) : 0;
+    out += spaces ? ' '.repeat(spaces) : char;
+    column += spaces || 1;
+  }
+  return out;
 }
 
 // Cuts a line where it passes the width, at the last space that keeps it within (else mid-word).

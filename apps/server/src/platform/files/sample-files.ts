@@ -157,3 +157,33 @@ export function brokenXrefPdf(): Uint8Array {
 
 // The first half of a PDF: a download or a transfer cut off midway.
 export const truncatedPdf = (pdf: Uint8Array): Uint8Array => pdf.slice(0, Math.floor(pdf.length / 2));
+
+// The EXIF of a phone photo reduced to its Orientation tag: a big-endian TIFF structure with one IFD entry.
+function exifOrientationTiff(orientation: number): Buffer {
+  const tiff = Buffer.alloc(26);
+  tiff.write('MM', 0, 'latin1');
+  tiff.writeUInt16BE(42, 2);
+  tiff.writeUInt32BE(8, 4);
+  tiff.writeUInt16BE(1, 8);
+  tiff.writeUInt16BE(0x0112, 10); // Orientation
+  tiff.writeUInt16BE(3, 12); // SHORT
+  tiff.writeUInt32BE(1, 14);
+  tiff.writeUInt16BE(orientation, 18);
+  return tiff;
+}
+
+// A JPEG or PNG with an EXIF Orientation (as a camera writes it: the pixels stored as the sensor saw them,
+// the tag saying how to turn them): an APP1 segment after the JPEG's SOI, an eXIf chunk after the PNG's IHDR.
+export function withExifOrientation(image: Uint8Array, orientation: number): Uint8Array {
+  const exif = exifOrientationTiff(orientation);
+  const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
+    const app1 = Buffer.alloc(4);
+    app1.writeUInt16BE(0xffe1, 0);
+    app1.writeUInt16BE(2 + 6 + exif.length, 2);
+    return new Uint8Array(Buffer.concat([bytes.subarray(0, 2), app1, Buffer.from('Exif\0\0', 'latin1'), exif, bytes.subarray(2)]));
+  }
+  // Signature (8) and IHDR (4 + 4 + 13 + 4).
+  const afterHeader = 33;
+  return new Uint8Array(Buffer.concat([bytes.subarray(0, afterHeader), pngChunk('eXIf', exif), bytes.subarray(afterHeader)]));
+}

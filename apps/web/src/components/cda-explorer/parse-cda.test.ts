@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureFiles, fixtureText, itWithFixtures } from '../../test/shared-fixtures.ts';
-import { cdaErrors, formatHl7Date, formatPeriod, parseCda, readNarrative, type NarrativeNode } from './parse-cda.ts';
+import { cdaErrors, declaresDtd, formatHl7Date, formatPeriod, parseCda, readNarrative, type NarrativeNode } from './parse-cda.ts';
 
 // The C-CDA examples are shared fixtures outside the project: read by path, never copied in.
 const fixture = (name: string) => fixtureText(`cda/${name}`);
@@ -24,6 +24,26 @@ describe('parseCda on hostile or broken XML', () => {
     expect(() => parseCda(`<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><ClinicalDocument xmlns="urn:hl7-org:v3">&xxe;</ClinicalDocument>`)).toThrow(cdaErrors.hostile);
     expect(() => parseCda(`<!DOCTYPE ClinicalDocument SYSTEM "https://evil.example/cda.dtd"><ClinicalDocument xmlns="urn:hl7-org:v3"/>`)).toThrow(cdaErrors.hostile);
     expect(() => parseCda(`<ClinicalDocument xmlns="urn:hl7-org:v3"><!ENTITY x "y"></ClinicalDocument>`)).toThrow(cdaErrors.hostile);
+  });
+
+  it('reads a document that quotes "<!DOCTYPE" in CDATA or "<!ENTITY" in a comment: only real declarations are hostile', () => {
+    const quoted = cda(
+      section('Notes', '<paragraph>Plain</paragraph>') + '<!-- template said: <!ENTITY nbsp "&#160;"> and <!DOCTYPE x> -->',
+      '<?xml-stylesheet href="x.xsl" type="text/xsl"?>',
+    ).replace('<?xml version="1.0"?>', '');
+    const document = parseCda(`<!-- exported; no <!DOCTYPE here -->\n${quoted}`);
+    expect(document.sections.map((s) => s.title)).toEqual(['Notes']);
+    // happy-dom's XML parser has no CDATA sections (browsers do), so the scan is checked on its own here.
+    expect(declaresDtd(cda(section('Notes', '<paragraph><![CDATA[The sender pasted <!DOCTYPE html><html>...</html> here.]]></paragraph>')))).toBe(false);
+    expect(declaresDtd(`<a><![CDATA[<!DOCTYPE x [<!ENTITY y "z">]>]]></a>`)).toBe(false);
+    expect(declaresDtd(`<a title='<!ENTITY'>x</a>`)).toBe(false);
+  });
+
+  it('still refuses a real DOCTYPE after a comment or before the root, and an ENTITY right after a CDATA section', () => {
+    expect(() => parseCda(`<?xml version="1.0"?><!-- c --><!DOCTYPE x [<!ENTITY e "e">]><ClinicalDocument xmlns="urn:hl7-org:v3"/>`)).toThrow(cdaErrors.hostile);
+    expect(() => parseCda(`<ClinicalDocument xmlns="urn:hl7-org:v3"><title><![CDATA[x]]></title><!ENTITY x "y"></ClinicalDocument>`)).toThrow(cdaErrors.hostile);
+    expect(declaresDtd(`<!--a--><!DOCTYPE x>`)).toBe(true);
+    expect(declaresDtd(`<a b=">"><!ENTITY x "y"></a>`)).toBe(true);
   });
 
   it('says when the XML is not well-formed or not a CDA document', () => {

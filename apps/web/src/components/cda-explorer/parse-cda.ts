@@ -194,12 +194,47 @@ export interface CdaDocument {
 // Safe parsing
 
 // Any markup declaration: DOCTYPE (internal or external subset), ENTITY, ATTLIST, ELEMENT, NOTATION.
-const DECLARATION = /<!\s*(DOCTYPE|ENTITY|ATTLIST|ELEMENT|NOTATION)\b/i;
+const DECLARATION = /^<!\s*(DOCTYPE|ENTITY|ATTLIST|ELEMENT|NOTATION)\b/i;
+
+/**
+ * Whether the XML declares a DTD or entities, as markup: a lexical pass that skips comments, CDATA
+ * sections, processing instructions and attribute values, where the same text is only characters (a
+ * document quoting "<!DOCTYPE" in CDATA, or "<!ENTITY" in a comment, is not hostile). Outside them a
+ * raw "<!" can only be a declaration (text must escape "<"), so one anywhere is refused.
+ */
+export function declaresDtd(xml: string): boolean {
+  let position = 0;
+  const skipPast = (terminator: string, from: number) => {
+    const end = xml.indexOf(terminator, from);
+    // Unclosed: the parser will call the document not well-formed; nothing after it is markup.
+    return end < 0 ? xml.length : end + terminator.length;
+  };
+  while (position < xml.length) {
+    const open = xml.indexOf('<', position);
+    if (open < 0) return false;
+    if (xml.startsWith('<!--', open)) position = skipPast('-->', open + 4);
+    else if (xml.startsWith('<![CDATA[', open)) position = skipPast(']]>', open + 9);
+    else if (xml.startsWith('<?', open)) position = skipPast('?>', open + 2);
+    else if (xml.startsWith('<!', open)) {
+      if (DECLARATION.test(xml.slice(open, open + 64))) return true;
+      position = open + 2;
+    } else {
+      // A tag: its end is the first ">" outside a quoted attribute value.
+      let i = open + 1;
+      while (i < xml.length && xml[i] !== '>') {
+        const c = xml[i];
+        i = c === '"' || c === "'" ? skipPast(c, i + 1) : i + 1;
+      }
+      position = i + 1;
+    }
+  }
+  return false;
+}
 
 /** Parses the XML text of a CDA document, refusing DTDs and entity declarations before any parser sees them. */
 export function parseCdaXml(xml: string): Document {
   if (xml.length > MAX_CDA_CHARS) throw new CdaParseError(cdaErrors.tooLarge);
-  if (DECLARATION.test(xml)) throw new CdaParseError(cdaErrors.hostile);
+  if (declaresDtd(xml)) throw new CdaParseError(cdaErrors.hostile);
   const doc = new DOMParser().parseFromString(xml, 'application/xml');
   // Browsers report errors as a <parsererror> element in (or instead of) the document.
   const failure = doc.getElementsByTagName('parsererror')[0];

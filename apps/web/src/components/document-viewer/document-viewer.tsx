@@ -2,9 +2,9 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ActionIcon, Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { attachmentToasts } from '@clinicrelay/contracts/attachments.ts';
-import { errorDetails } from '../error-details.ts';
 import { notifyError } from '../notify.ts';
 import { isRenderCancelled, openPdf, type PdfDocument } from './pdf-document.ts';
+import { viewerErrorMessage } from './pdf-errors.ts';
 import { saveFile } from '../save-file.ts';
 
 export interface LoadContext {
@@ -125,7 +125,7 @@ export function DocumentViewer({
         }
       })
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) setLoaded({ load, error: errorDetails(error).message });
+        if (!controller.signal.aborted) setLoaded({ load, error: viewerErrorMessage(error) });
       });
     return () => {
       controller.abort();
@@ -145,7 +145,7 @@ export function DocumentViewer({
         setRenderError(null);
       },
       (error: unknown) => {
-        if (!isRenderCancelled(error)) setRenderError(errorDetails(error).message);
+        if (!isRenderCancelled(error)) setRenderError(viewerErrorMessage(error));
       },
     );
     return () => render.cancel();
