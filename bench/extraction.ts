@@ -5,6 +5,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { ExtractedPatient } from '../apps/server/src/db/schema/intake.ts';
 import { extractPatient, openPdf, pageText } from '../apps/server/src/modules/extraction/extractor.ts';
 import { tesseractOcr, terminateOcr } from '../apps/server/src/modules/extraction/ocr.ts';
+import { wrap } from '../apps/server/src/modules/extraction/corpus/layouts.ts';
 import { scannedPdf } from '../apps/server/src/modules/extraction/scanned-page.ts';
 import { corpusBenchmarks } from './extraction-corpus.ts';
 
@@ -70,19 +71,6 @@ function headerLines(h: ReturnType<typeof cdaHeader>, style: number): (string | 
   const birth = [`DOB: ${usDate(p.birthDate!)}`, `Date of Birth: ${longDate(p.birthDate!)}`, `Birth Date: ${p.birthDate}`][style]!;
   const sex = [`Sex: ${p.gender === 'UN' ? 'U' : p.gender}`, `Gender: ${genderWord(p.gender)}`, `Sex: ${genderWord(p.gender)}`][style]!;
   return [h.custodian, h.title, name, [birth, sex], [`Author: ${h.author}, MD`, `Date of Service: ${service}`], ''];
-}
-
-function wrap(text: string, columns = 95): string[] {
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + word.length + 1 > columns) {
-      out.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) out.push(line);
-  return out;
 }
 
 async function textPdf(lines: (string | [string, string])[]): Promise<Uint8Array> {

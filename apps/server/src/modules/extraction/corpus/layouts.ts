@@ -62,7 +62,8 @@ const heading = (text: string, size = 14): Row => ({ cells: [{ x: 54, text, size
 const labelled = (x: number, label: string, value: string): [number, string] => [x, `${label} ${value}`];
 const spacer: Row = { cells: [], gap: 10 };
 
-function wrap(text: string, columns = 95): string[] {
+// Greedy word wrap at a column count (the bench's fixture letters use it too).
+export function wrap(text: string, columns = 95): string[] {
   const out: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
