@@ -13,6 +13,7 @@ import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { html } from '../../platform/mail/html.ts';
+import { mailDocument } from '../../platform/mail/layout.ts';
 import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import type { PaymentProvider } from './payment-provider.ts';
@@ -238,14 +239,13 @@ export async function requestUpgrade(deps: SubscriptionsDeps, caller: OrgCaller,
         replyTo: user.email || null,
         subject,
         text: lines.join('\n'),
-        html: html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
-<body style="font-family: Arial, Helvetica, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1b1e;">
-<p>Hello ${admin.firstName},</p>
+        html: mailDocument(
+          subject,
+          html`<p>Hello ${admin.firstName},</p>
 <p><strong>${requester}</strong> (${user.userName}) asks you to upgrade the subscription plan of <strong>${org.name}</strong>.</p>
 ${featureText ? html`<p>${featureText} is not included in the Stay Connected plan.</p>` : ''}
-<p>Sign in and open Settings, Subscription to choose a plan.</p>
-</body></html>`,
+<p>Sign in and open Settings, Subscription to choose a plan.</p>`,
+        ),
         queuedAt: now,
       });
     }
