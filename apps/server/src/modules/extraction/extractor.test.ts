@@ -118,7 +118,7 @@ describe('patient extraction: scanned pages (OCR, offline)', () => {
     const scan = await scannedPdf(['Patient Name: ALVAREZ, MARIA E']);
     expect(await run(scan, null)).toMatchObject({ noText: true, ocrPages: [] });
     const calls: number[] = [];
-    const counting: OcrEngine = { recognize: async () => (calls.push(1), '') };
+    const counting: OcrEngine = { recognize: async () => (calls.push(1), { text: '', lines: [] }) };
     const pdf = await PDFDocument.create();
     const source = await PDFDocument.load(scan);
     for (let i = 0; i < 5; i++) pdf.addPage((await pdf.copyPages(source, [0]))[0]);

@@ -6,7 +6,7 @@ import { MAX_IMAGE_PIXELS } from '@clinicrelay/contracts/attachments.ts';
 import type { ExtractedPatient, ExtractionHits } from '../../db/schema/intake.ts';
 import { findPatient, PATIENT_FIELDS, type PatientField } from './find-patient.ts';
 import { WorkerFailure, type WorkerPool } from '../../platform/workers/worker-pool.ts';
-import { tesseractOcr, type OcrEngine } from './ocr.ts';
+import { tesseractOcr, type OcrEngine, type OcrPage, type OcrWord } from './ocr.ts';
 
 // Patient extraction from a PDF: the text layer of each page (pdfjs), and for pages without one (scans,
 // faxes) OCR of the page's images. pdfjs cannot rasterize a page in Node without a canvas package,
@@ -177,7 +177,10 @@ export function columnPairs(rows: Cell[][]): string[] {
   const out: string[] = [];
   rows.forEach((row, r) => {
     // Only a row of labels is read by column: "Patient Name    Jane Public" has its value beside the label.
-    if (!row.every(isLabelCell)) return;
+    // One cell may be a word no label list has (an OCR misreading like "Phane") when two others are patient labels.
+    const others = row.filter((cell) => !isLabelCell(cell));
+    const oneUnknownWord = others.length === 1 && /^\p{L}+$/u.test(others[0]!.text) && row.filter((cell) => BARE_LABEL.test(cell.text)).length >= 2;
+    if (others.length && !oneUnknownWord) return;
     // "Name:  Chen, Wei" has its value beside it in the row: only labels without one are read by column.
     const labels = row
       .map((cell, i) => ({ cell, i }))
@@ -209,12 +212,93 @@ export function columnPairs(rows: Cell[][]): string[] {
   return out;
 }
 
+const withPairs = (text: string, rows: Cell[][]) => {
+  const pairs = columnPairs(rows);
+  return pairs.length ? `${text}\n${pairs.join('\n')}`.trim() : text;
+};
+
 // The text of a page for the patterns: its reading lines, then the label/value pairs read by column.
 export async function pageLayoutText(page: PDFPageProxy): Promise<string> {
   const items = (await page.getTextContent()).items as PositionedText[];
-  const text = itemsText(items);
-  const pairs = columnPairs(layoutRows(items));
-  return pairs.length ? `${text}\n${pairs.join('\n')}`.trim() : text;
+  return withPairs(itemsText(items), layoutRows(items));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+// The label words the patterns look for, and real words one letter away from them that must stay as they are.
+const LABEL_WORDS = ['Patient', 'Name', 'DOB', 'Sex', 'Gender', 'Birth', 'Birthdate', 'Date', 'First', 'Last', 'Middle'];
+const REAL_WORDS = new Set(['dos', 'doa', 'sec', 'age', 'fax', 'tax', 'same', 'game', 'late', 'data', 'list', 'fast', 'mast', 'past', 'vast', 'cast', 'lost', 'firth']);
+
+// Levenshtein distance up to 2 (more is reported as 2).
+function nearlySame(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 1) return 2;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return Math.min(2, previous[b.length]!);
+}
+
+// An unsure OCR word one letter off a label ("Fatient Name:", "DCB:", "Narne:") is that label when it ends with a
+// colon or comes right before a label that does; real words one letter away ("DOS:", "Age:") are left alone.
+function correctLabel(word: OcrWord, next: string | undefined): string {
+  const [, stem = '', colon = ''] = /^(.*?)([:;]?)$/.exec(word.text) ?? [];
+  if (word.confidence >= 93 || stem.length < 3 || REAL_WORDS.has(stem.toLowerCase())) return word.text;
+  if (!colon && !(next && /^(?:Name|DOB|Date|Sex|Gender|Birth)[:;]$/i.test(next))) return word.text;
+  const label = LABEL_WORDS.find((l) => l.length === 3 === (stem.length === 3) && nearlySame(stem.toLowerCase(), l.toLowerCase()) === 1);
+  return label ? `${stem === stem.toUpperCase() && stem.length > 3 ? label.toUpperCase() : label}${colon}` : word.text;
+}
+
+// OCR's usual slips on a form's labels, undone: a label run into its value ("SexF"), its colon read as a full
+// stop, comma or semicolon ("Patient. Anne-Marie", "Sex, Male", "Name;"), a letter misread ("Fatient").
+function ocrWords(word: OcrWord, next: string | undefined): OcrWord[] {
+  const joined = /^(Sex|Gender|DOB)([A-Z\d].*)$/.exec(word.text);
+  if (joined) {
+    const split = word.x0 + ((word.x1 - word.x0) * joined[1]!.length) / word.text.length;
+    // Half a letter apart, so the two read as two words.
+    const half = (word.x1 - word.x0) / word.text.length / 2;
+    return [{ ...word, text: `${joined[1]}:`, x1: split - half }, { ...word, text: joined[2]!, x0: split + half }];
+  }
+  if (next && /^(?:Patient|Name|DOB|Sex|Gender)[.,;]$/.test(word.text)) return [{ ...word, text: `${word.text.slice(0, -1)}:` }];
+  return [{ ...word, text: correctLabel(word, next).replace(/;$/, ':') }];
+}
+
+// OCR's words as text items in page space (y up), so a scanned page is read by row and column like a text
+// layer: a wide gap between words is a column, a label's value may be in the row below. Speck-made "words"
+// (much smaller than the page's letters, or a few letters smeared over a wide box) are dropped.
+export function ocrItems(page: OcrPage): PositionedText[] {
+  const words = page.lines.flatMap((l) => l.words);
+  const sure = words.filter((w) => w.confidence >= 60 && /\p{L}{2}/u.test(w.text));
+  const height = median(sure.map((w) => w.y1 - w.y0)) || 20;
+  const charWidth = median(sure.map((w) => (w.x1 - w.x0) / w.text.length)) || height / 2;
+  const items: PositionedText[] = [];
+  for (const line of page.lines) {
+    const kept = line.words.filter(
+      (w) =>
+        w.text.trim() &&
+        w.y1 - w.y0 >= height * 0.45 &&
+        (w.x1 - w.x0) / w.text.length <= charWidth * 2.5 &&
+        // Unsure marks without a letter or digit ("~~", "©") or with brackets no name or date has ("Il}") are noise.
+        (w.confidence >= 50 || /[\p{L}\d]/u.test(w.text)) &&
+        (w.confidence >= 60 || !/[{}[\]|~©®«»_]/.test(w.text)),
+    );
+    const size = median(kept.map((w) => w.y1 - w.y0)) || height;
+    const { x0, y0, x1, y1 } = line.baseline;
+    // The baseline under the word's middle (tesseract follows a slanted line).
+    const baseline = (x: number) => (x1 === x0 ? y0 : y0 + ((y1 - y0) * (x - x0)) / (x1 - x0));
+    for (const w of kept.flatMap((word, i) => ocrWords(word, kept[i + 1]?.text))) {
+      items.push({ str: w.text, transform: [size, 0, 0, size, w.x0, -baseline((w.x0 + w.x1) / 2)], width: w.x1 - w.x0, hasEOL: false });
+    }
+  }
+  return items;
+}
+
+// A scanned page's text: its rows top to bottom, cells two spaces apart (a column gap), then the pairs read by column.
+export function ocrPageText(page: OcrPage): string {
+  const rows = layoutRows(ocrItems(page));
+  return withPairs(rows.map((row) => row.map((c) => c.text).join('  ')).join('\n'), rows);
 }
 
 interface DecodedImage {
@@ -254,24 +338,77 @@ function toGrey(image: DecodedImage): Uint8Array | null {
   let dark = 0;
   for (let i = 0; i < grey.length; i += 7) if (grey[i]! < 128) dark++;
   if (dark * 7 > grey.length / 2) for (let i = 0; i < grey.length; i++) grey[i] = 255 - grey[i]!;
+  despeckle(grey, width, height);
   return grey;
 }
 
-// A PGM file (the simplest format tesseract's image reader takes). Rows are repeated when the image was
-// drawn taller than its pixels say (a standard-resolution fax is 204 x 98 dpi), so letters keep their shape.
-function toPgm(grey: Uint8Array, width: number, height: number, rowRepeat: number): Uint8Array {
-  const header = new TextEncoder().encode(`P5\n${width} ${height * rowRepeat}\n255\n`);
-  const out = new Uint8Array(header.length + width * height * rowRepeat);
+// Fax and scanner specks made paper: dark blobs of a few pixels (smaller than a full stop at this
+// resolution) that tesseract would otherwise read as "Co", "oo" or ":" between a label and its value.
+function despeckle(grey: Uint8Array, width: number, height: number): void {
+  const maxSpeck = Math.max(2, Math.round(width / 600));
+  const seen = new Uint8Array(grey.length);
+  const blob: number[] = [];
+  for (let start = 0; start < grey.length; start++) {
+    if (seen[start] || grey[start]! >= 128) continue;
+    blob.length = 0;
+    blob.push(start);
+    seen[start] = 1;
+    // Flood fill (8-connected), given up once the blob is bigger than a speck.
+    for (let k = 0; k < blob.length && blob.length <= maxSpeck; k++) {
+      const at = blob[k]!;
+      const x = at % width;
+      const y = (at - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const n = ny * width + nx;
+          if (!seen[n] && grey[n]! < 128) {
+            seen[n] = 1;
+            blob.push(n);
+          }
+        }
+      }
+    }
+    if (blob.length <= maxSpeck) for (const at of blob) grey[at] = 255;
+  }
+}
+
+// A PGM file (the simplest format tesseract's image reader takes), resampled (bilinear) by sx and sy: a
+// standard-resolution fax is 204 x 98 dpi, so its rows are doubled for letters to keep their shape.
+function toPgm(grey: Uint8Array, width: number, height: number, sx: number, sy: number): Uint8Array {
+  const w = Math.round(width * sx);
+  const h = Math.round(height * sy);
+  const header = new TextEncoder().encode(`P5\n${w} ${h}\n255\n`);
+  const out = new Uint8Array(header.length + w * h);
   out.set(header);
-  for (let y = 0; y < height; y++) {
-    const row = grey.subarray(y * width, (y + 1) * width);
-    for (let r = 0; r < rowRepeat; r++) out.set(row, header.length + (y * rowRepeat + r) * width);
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(height - 1, Math.max(0, (y + 0.5) / sy - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(height - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.min(width - 1, Math.max(0, (x + 0.5) / sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(width - 1, x0 + 1);
+      const tx = fx - x0;
+      const top = grey[y0 * width + x0]! * (1 - tx) + grey[y0 * width + x1]! * tx;
+      const bottom = grey[y1 * width + x0]! * (1 - tx) + grey[y1 * width + x1]! * tx;
+      out[header.length + y * w + x] = Math.round(top * (1 - ty) + bottom * ty);
+    }
   }
   return out;
 }
 
-// The large images a page draws (a scanned page), biggest first, as PGM files ready for OCR.
-export async function pageImages(page: PDFPageProxy, limit = 2): Promise<Uint8Array[]> {
+// A scanned page ready for OCR: a PGM file and its resolution (from the size it is drawn at).
+export interface PageImage {
+  pgm: Uint8Array;
+  dpi: number;
+}
+
+// The large images a page draws (a scanned page), biggest first.
+export async function pageImages(page: PDFPageProxy, limit = 2): Promise<PageImage[]> {
   const operators = await page.getOperatorList();
   const found: { image: DecodedImage; scaleX: number; scaleY: number }[] = [];
   const stack: Matrix[] = [];
@@ -299,12 +436,13 @@ export async function pageImages(page: PDFPageProxy, limit = 2): Promise<Uint8Ar
     }
   }
   found.sort((a, b) => b.image.width * b.image.height - a.image.width * a.image.height);
-  const files: Uint8Array[] = [];
+  const files: PageImage[] = [];
   for (const { image, scaleX, scaleY } of found.slice(0, limit)) {
     const grey = toGrey(image);
     if (!grey) continue;
     const ratio = scaleY / image.height / (scaleX / image.width);
-    files.push(toPgm(grey, image.width, image.height, Number.isFinite(ratio) && ratio >= 1.5 ? Math.min(4, Math.round(ratio)) : 1));
+    const pgm = toPgm(grey, image.width, image.height, 1, Number.isFinite(ratio) && ratio >= 1.5 ? Math.min(4, Math.round(ratio)) : 1);
+    files.push({ pgm, dpi: Math.round(image.width / (scaleX / 72)) });
   }
   return files;
 }
@@ -325,7 +463,7 @@ export async function readPdfText(bytes: Uint8Array, options: ExtractOptions): P
       if (countChars(text) < MIN_TEXT_CHARS && options.ocr && number <= maxOcrPages) {
         try {
           const read: string[] = [];
-          for (const image of await pageImages(page)) read.push(await options.ocr.recognize(image));
+          for (const image of await pageImages(page)) read.push(ocrPageText(await options.ocr.recognize(image.pgm, image.dpi)));
           if (read.length) {
             ocrPages.push(number);
             text = [text, ...read].join('\n').trim();

@@ -45,8 +45,8 @@ const DATE_FORMS: { re: RegExp; parts: (m: RegExpExecArray, order: DateOrder) =>
   { re: /\b(\d{1,2})\s?[/.-]\s?(\d{1,2})\s?[/.-]\s?(\d{4}|\d{2})\b/y, parts: numeric },
   // Date boxes of claim forms: "04 15 72", "04 | 15 | 1972"
   { re: /\b(\d{2})(?:[ \t]+|[ \t]*\|[ \t]*)(\d{2})(?:[ \t]+|[ \t]*\|[ \t]*)(\d{4}|\d{2})\b/y, parts: numeric },
-  // April 12, 1958 / Apr. 12 1958
-  { re: new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`, 'iy'), parts: (m) => [m[3]!, m[1]!, m[2]!] },
+  // April 12, 1958 / Apr. 12 1958 / Sep 12. 1944 (OCR reads a comma as a full stop)
+  { re: new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?[,.]?\s+(\d{4})\b`, 'iy'), parts: (m) => [m[3]!, m[1]!, m[2]!] },
   // 12 April 1958
   { re: new RegExp(String.raw`\b(\d{1,2})\s+${MONTH}\.?,?\s+(\d{4})\b`, 'iy'), parts: (m) => [m[3]!, m[2]!, m[1]!] },
   // 19580412 (HL7 and C-CDA style)
@@ -131,7 +131,9 @@ export function parseName(raw: string): { first: string; middle: string | null; 
   let first: string[];
   let last: string[];
   let middle: string[];
-  const comma = value.indexOf(',');
+  // "SCHAFER. JOAQUIN": a surname's comma that OCR read as a full stop (an initial or "Mr." is no surname).
+  const surnameStop = /^(\p{L}[\p{L}'’-]{2,})\.\s+(?=\p{L})/u.exec(value);
+  const comma = surnameStop && !HONORIFIC.test(surnameStop[1]!) && !SUFFIX.test(surnameStop[1]!) && !PARTICLE.test(surnameStop[1]!) ? surnameStop[1]!.length : value.indexOf(',');
   if (comma > 0) {
     last = tokensOf(value.slice(0, comma));
     const rest = tokensOf(value.slice(comma + 1).replace(/,/g, ' '));
@@ -140,6 +142,8 @@ export function parseName(raw: string): { first: string; middle: string | null; 
   } else {
     const tokens = tokensOf(value);
     if (tokens.length < 2) return null;
+    // A lone letter after the surname ("Hiroshi Van Buren I") is a mark OCR read, not a name: an initial comes before it.
+    while (tokens.length > 2 && /^\p{L}$/u.test(tokens.at(-1)!)) tokens.pop();
     first = tokens.slice(0, 1);
     last = tokens.slice(-1);
     middle = tokens.slice(1, -1);
@@ -272,7 +276,8 @@ const RULES: LabelRule[] = [
   { re: /\b(?:Patient\s+)?(?:Middle\s+(?:Name|Initial)|M\.?I\.?)\s*:\s*/gi, read: singleName('middle', 0.9) },
   { re: /\b(?:Patient\s+)?(?:(?:Last|Family)\s+Name|Surname)\s*:\s*/gi, read: singleName('last', 0.9) },
   {
-    re: /\b(?:DOB|D\.O\.B\.?|Date\s+of\s+Birth|Birth\s*Date|Birthdate)(?:\s*\/\s*(?:Age|Sex|Gender))?\s*[:-]?\s*/gi,
+    // "DCB" and "D0B": OCR's reading of a DOB label.
+    re: /\b(?:DOB|DCB|D0B|D\.O\.B\.?|Date\s+of\s+Birth|Birth\s*Date|Birthdate)(?:\s*\/\s*(?:Age|Sex|Gender))?\s*[:-]?\s*/gi,
     read: birthDate(0.95, 0.5),
   },
   { re: /\bBorn(?:\s+on)?\s*:?\s*/gi, read: birthDate(0.8, 0) },

@@ -75,12 +75,12 @@ describe('extraction corpus', () => {
     const ocr = {
       recognize: async (image: Uint8Array) => {
         seen.push(new TextDecoder().decode(image.subarray(0, 20)).split('\n').slice(0, 2).join(' '));
-        return '';
+        return { text: '', lines: [] };
       },
     };
     expect((await readPdfText(scan!.pdf, { ocr })).ocrPages).toEqual([1]);
     expect((await readPdfText(fax!.pdf, { ocr })).ocrPages).toEqual([1]);
-    // The fax's 1,100 rows are drawn over the page's height: each row is read twice, as tall as it was typed.
+    // The fax's 1,100 rows are drawn over the page's height: it is resampled to twice as many, as tall as it was typed.
     expect(seen).toEqual(['P5 1700 2200', 'P5 1700 2200']);
   });
 });

@@ -29,7 +29,7 @@ export interface CorpusOptions {
   seed?: number;
   // Documents per layout as text PDFs (5 by default: 60 letters).
   perLayout?: number;
-  // Scanned and fax pages (10 each by default), the layouts taken in turn.
+  // Scanned and fax pages (24 each by default: each layout twice), the layouts taken in turn.
   scanned?: number;
   fax?: number;
 }
@@ -37,7 +37,7 @@ export interface CorpusOptions {
 export const LAYOUT_NAMES = Object.keys(LAYOUTS) as LayoutName[];
 
 export async function generateCorpus(options: CorpusOptions = {}): Promise<CorpusDocument[]> {
-  const { seed = DEFAULT_SEED, perLayout = 5, scanned = 10, fax = 10 } = options;
+  const { seed = DEFAULT_SEED, perLayout = 5, scanned = 24, fax = 24 } = options;
   const rng = seededRng(seed);
   const docs: CorpusDocument[] = [];
   for (const layout of LAYOUT_NAMES) {
