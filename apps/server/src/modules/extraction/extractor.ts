@@ -375,14 +375,19 @@ function despeckle(grey: Uint8Array, width: number, height: number): void {
   }
 }
 
-// A PGM file (the simplest format tesseract's image reader takes), resampled (bilinear) by sx and sy: a
-// standard-resolution fax is 204 x 98 dpi, so its rows are doubled for letters to keep their shape.
-function toPgm(grey: Uint8Array, width: number, height: number, sx: number, sy: number): Uint8Array {
+interface Pixels {
+  grey: Uint8Array;
+  width: number;
+  height: number;
+}
+
+// The pixels resampled (bilinear) by sx and sy: a standard-resolution fax is 204 x 98 dpi, so its rows are
+// doubled for letters to keep their shape.
+function resample({ grey, width, height }: Pixels, sx: number, sy: number): Pixels {
   const w = Math.round(width * sx);
   const h = Math.round(height * sy);
-  const header = new TextEncoder().encode(`P5\n${w} ${h}\n255\n`);
-  const out = new Uint8Array(header.length + w * h);
-  out.set(header);
+  if (w === width && h === height) return { grey, width, height };
+  const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const fy = Math.min(height - 1, Math.max(0, (y + 0.5) / sy - 0.5));
     const y0 = Math.floor(fy);
@@ -395,9 +400,51 @@ function toPgm(grey: Uint8Array, width: number, height: number, sx: number, sy: 
       const tx = fx - x0;
       const top = grey[y0 * width + x0]! * (1 - tx) + grey[y0 * width + x1]! * tx;
       const bottom = grey[y1 * width + x0]! * (1 - tx) + grey[y1 * width + x1]! * tx;
-      out[header.length + y * w + x] = Math.round(top * (1 - ty) + bottom * ty);
+      out[y * w + x] = Math.round(top * (1 - ty) + bottom * ty);
     }
   }
+  return { grey: out, width: w, height: h };
+}
+
+// The pixels as the page shows them: a photo placed turned or mirrored (an EXIF orientation the rendition
+// honoured) is turned the same way, or OCR would read a sideways page. Only quarter turns and mirrors.
+function asDrawn(pixels: Pixels, ctm: Matrix): Pixels {
+  const [a, b, c, d] = ctm;
+  const swap = Math.abs(b) > Math.abs(a) && Math.abs(c) > Math.abs(d);
+  if (!swap && a > 0 && d > 0) return pixels;
+  const { grey, width, height } = pixels;
+  const [w, h] = swap ? [height, width] : [width, height];
+  const out = new Uint8Array(w * h);
+  // The unit square's u (along a stored row) and v (up from the last stored row) axes, on the page (y up).
+  const ux = swap ? Math.sign(b) : Math.sign(a);
+  const vx = swap ? Math.sign(c) : 0;
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      // u along the row, v from the top row down (stored row 0 is drawn at v = 1).
+      const u = i;
+      const v = height - 1 - j;
+      let X: number;
+      let Y: number;
+      if (swap) {
+        // u runs along the page's y, v along its x.
+        X = vx > 0 ? v : height - 1 - v;
+        Y = Math.sign(b) > 0 ? width - 1 - u : u;
+      } else {
+        X = ux > 0 ? u : width - 1 - u;
+        Y = Math.sign(d) > 0 ? height - 1 - v : v;
+      }
+      out[Y * w + X] = grey[j * width + i]!;
+    }
+  }
+  return { grey: out, width: w, height: h };
+}
+
+// A PGM file: the simplest format tesseract's image reader takes.
+function toPgm({ grey, width, height }: Pixels): Uint8Array {
+  const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
+  const out = new Uint8Array(header.length + grey.length);
+  out.set(header);
+  out.set(grey, header.length);
   return out;
 }
 
@@ -410,7 +457,7 @@ export interface PageImage {
 // The large images a page draws (a scanned page), biggest first.
 export async function pageImages(page: PDFPageProxy, limit = 2): Promise<PageImage[]> {
   const operators = await page.getOperatorList();
-  const found: { image: DecodedImage; scaleX: number; scaleY: number }[] = [];
+  const found: { image: DecodedImage; scaleX: number; scaleY: number; ctm: Matrix }[] = [];
   const stack: Matrix[] = [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const objectOf = (id: string) =>
@@ -432,16 +479,17 @@ export async function pageImages(page: PDFPageProxy, limit = 2): Promise<PageIma
       const image = typeof args[0] === 'string' ? await objectOf(args[0]) : (args[0] as DecodedImage | undefined);
       if (!image?.data || image.width * image.height < MIN_IMAGE_PIXELS) continue;
       // The unit square the image fills, in page space: its drawn width and height.
-      found.push({ image, scaleX: Math.hypot(ctm[0], ctm[1]), scaleY: Math.hypot(ctm[2], ctm[3]) });
+      found.push({ image, scaleX: Math.hypot(ctm[0], ctm[1]), scaleY: Math.hypot(ctm[2], ctm[3]), ctm });
     }
   }
   found.sort((a, b) => b.image.width * b.image.height - a.image.width * a.image.height);
   const files: PageImage[] = [];
-  for (const { image, scaleX, scaleY } of found.slice(0, limit)) {
+  for (const { image, scaleX, scaleY, ctm } of found.slice(0, limit)) {
     const grey = toGrey(image);
     if (!grey) continue;
     const ratio = scaleY / image.height / (scaleX / image.width);
-    const pgm = toPgm(grey, image.width, image.height, 1, Number.isFinite(ratio) && ratio >= 1.5 ? Math.min(4, Math.round(ratio)) : 1);
+    const stretched = resample({ grey, width: image.width, height: image.height }, 1, Number.isFinite(ratio) && ratio >= 1.5 ? Math.min(4, Math.round(ratio)) : 1);
+    const pgm = toPgm(asDrawn(stretched, ctm));
     files.push({ pgm, dpi: Math.round(image.width / (scaleX / 72)) });
   }
   return files;

@@ -1,8 +1,12 @@
+import jpeg from 'jpeg-js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makePdfRendition } from '../../platform/files/renditions.ts';
+import { withExifOrientation } from '../../platform/files/sample-files.ts';
 import { faxPdf } from './corpus/render.ts';
 import { seededRng } from './corpus/people.ts';
 import { extractPatient, ocrPageText } from './extractor.ts';
 import { findPatient } from './find-patient.ts';
+import { typedPage } from './scanned-page.ts';
 import { tesseractOcr, terminateOcr, type OcrLine, type OcrPage } from './ocr.ts';
 
 // OCR pages are read by their word boxes (issue 15 §2): rows and columns like a text layer, specks and
@@ -84,5 +88,28 @@ describe('OCR pages read by word boxes', () => {
     const result = await extractPatient(pdf, { ocr: tesseractOcr, today: new Date('2026-11-25T00:00:00Z') });
     expect(result.ocrPages).toEqual([1]);
     expect(result.patient).toEqual({ firstName: 'DeShawn', middleName: 'Elizabeth', lastName: 'Fitzgerald', birthDate: '2000-12-16', gender: 'M' });
+  });
+
+  // A phone photo of a letter, stored landscape with the EXIF orientation that turns it upright: the
+  // rendition shows it upright, and OCR must read it upright too.
+  it.each([
+    [6, 'turned a quarter clockwise'],
+    [8, 'turned a quarter anticlockwise'],
+  ])('reads a photo whose EXIF orientation is %s (%s) the way the page shows it', { timeout: 60_000 }, async (orientation) => {
+    const page = typedPage(['Lakeside Family Medicine', 'Patient Name: ALVAREZ, MARIA E', 'DOB: 04/12/1958     Sex: F']);
+    // Stored so that turning it as the orientation says gives the page back.
+    const [w, h] = [page.height, page.width];
+    const rgba = new Uint8Array(w * h * 4);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const shown = orientation === 6 ? x * page.width + (page.width - 1 - y) : (page.height - 1 - x) * page.width + y;
+        const g = page.pixels[shown]!;
+        rgba.set([g, g, g, 255], (y * w + x) * 4);
+      }
+    }
+    const photo = withExifOrientation(new Uint8Array(jpeg.encode({ width: w, height: h, data: rgba }, 85).data), orientation);
+    const pdf = (await makePdfRendition(photo, { extension: 'jpg', fileName: 'letter.jpg' }))!;
+    const result = await extractPatient(pdf, { ocr: tesseractOcr, today });
+    expect(result.patient).toEqual({ firstName: 'Maria', middleName: 'E', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' });
   });
 });
