@@ -4,7 +4,7 @@ import { DEFAULT_SEED, generateCorpus } from './corpus.ts';
 
 // Writes the extraction corpus to a directory, each PDF with its truth beside it:
 //   npx tsx apps/server/src/modules/extraction/corpus/cli.ts <dir> [seed]
-// <id>.pdf, <id>.json ({ id, layout, kind, skewDegrees, truth, lines }) and index.json.
+// <id>.pdf, <id>.json ({ id, layout, kind, skewDegrees, truth, lines, pages }) and index.json.
 
 const [dir, seedArg] = process.argv.slice(2);
 if (!dir) {

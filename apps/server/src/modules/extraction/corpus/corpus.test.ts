@@ -82,5 +82,9 @@ describe('extraction corpus', () => {
     expect((await readPdfText(fax!.pdf, { ocr })).ocrPages).toEqual([1]);
     // The fax's 1,100 rows are drawn over the page's height: it is resampled to twice as many, as tall as it was typed.
     expect(seen).toEqual(['P5 1700 2200', 'P5 1700 2200']);
+    // Every third fax comes behind a cover sheet: both pages are images, both go to OCR.
+    const [, , covered] = await generateCorpus({ perLayout: 0, scanned: 0, fax: 3 });
+    expect(covered!.pages).toBe(2);
+    expect((await readPdfText(covered!.pdf, { ocr })).ocrPages).toEqual([1, 2]);
   });
 });

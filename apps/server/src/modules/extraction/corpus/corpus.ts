@@ -1,11 +1,11 @@
 import type { ExtractedPatient } from '../../../db/schema/intake.ts';
-import { CHILD_LAYOUTS, LAYOUTS, type LayoutName, type Row } from './layouts.ts';
+import { CHILD_LAYOUTS, coverSheet, LAYOUTS, type LayoutName, type Row } from './layouts.ts';
 import { person, seededRng } from './people.ts';
 import { faxPdf, rowsAsLines, scannedPdf, textPdf } from './render.ts';
 
 // The patient-extraction corpus (issue 15 §2): letters in 12 layouts drawn as text PDFs, plus scanned
-// (skewed, grainy 200 dpi JPEG) and fax (1-bit, 200 x 100 dpi) pages of the same layouts, each with the
-// truth beside it. Deterministic: the same seed gives the same documents, byte for byte.
+// (skewed, grainy 200 dpi JPEG) and fax (1-bit, 200 x 100 dpi; every third behind a cover sheet) pages of
+// the same layouts, each with the truth beside it. Deterministic: the same seed gives the same documents, byte for byte.
 // `npx tsx apps/server/src/modules/extraction/corpus/cli.ts <dir>` writes them out as PDF + JSON.
 
 export const DEFAULT_SEED = 15_02;
@@ -23,6 +23,8 @@ export interface CorpusDocument {
   rows: Row[];
   lines: string[];
   pdf: Uint8Array;
+  // A fax behind a cover sheet has two pages (the document is the last).
+  pages: number;
 }
 
 export interface CorpusOptions {
@@ -44,7 +46,7 @@ export async function generateCorpus(options: CorpusOptions = {}): Promise<Corpu
     for (let n = 1; n <= perLayout; n++) {
       const p = person(rng, { child: CHILD_LAYOUTS.includes(layout) });
       const drawn = LAYOUTS[layout](p, rng);
-      docs.push({ id: `${layout}-${n}`, layout, kind: 'text', truth: drawn.truth, rows: drawn.rows, lines: rowsAsLines(drawn.rows), pdf: await textPdf(drawn.rows) });
+      docs.push({ id: `${layout}-${n}`, layout, kind: 'text', truth: drawn.truth, rows: drawn.rows, lines: rowsAsLines(drawn.rows), pdf: await textPdf(drawn.rows), pages: 1 });
     }
   }
   const images: [CorpusKind, number][] = [
@@ -61,8 +63,10 @@ export async function generateCorpus(options: CorpusOptions = {}): Promise<Corpu
       const lines = [...(kind === 'fax' ? [`${rng.pick(['NOV', 'DEC', 'JAN'])}-${rng.int(10, 28)}-2026 ${rng.int(10, 17)}:${rng.int(10, 59)}  FROM: ${rng.int(201, 989)} ${rng.int(200, 999)} ${rng.int(1000, 9999)}   P. 1/${rng.int(2, 6)}`, ''] : []), ...rowsAsLines(drawn.rows)];
       // 1 to 3 degrees either way.
       const skewDegrees = Math.round((1 + 2 * rng.next()) * (rng.chance(0.5) ? 1 : -1) * 10) / 10;
-      const pdf = await (kind === 'fax' ? faxPdf : scannedPdf)(lines, { skewDegrees, rng });
-      docs.push({ id: `${kind}-${layout}-${n}`, layout, kind, skewDegrees, truth: drawn.truth, rows: drawn.rows, lines, pdf });
+      // Every third fax comes behind a cover sheet: two pages, the patient on the second.
+      const cover = kind === 'fax' && n % 3 === 0 ? coverSheet(rng) : undefined;
+      const pdf = await (kind === 'fax' ? faxPdf : scannedPdf)(lines, { skewDegrees, rng, cover });
+      docs.push({ id: `${kind}-${layout}-${n}`, layout, kind, skewDegrees, truth: drawn.truth, rows: drawn.rows, lines, pdf, pages: cover ? 2 : 1 });
     }
   }
   return docs;

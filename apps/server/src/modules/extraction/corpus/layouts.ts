@@ -287,6 +287,25 @@ function faxCover(p: Person, rng: Rng): Layout {
   };
 }
 
+// The cover sheet a fax service puts before a document: who it goes to and comes from, no patient (the
+// document after it names the patient). Clinicians' names under "Name:" labels must not be read as the patient's.
+export function coverSheet(rng: Rng): string[] {
+  const to = clinician(rng);
+  const from = clinician(rng);
+  return [
+    `FAX TRANSMITTAL            ${clinic(rng)}`,
+    `Date: ${serviceDate(rng)}           Pages (including cover): ${rng.int(2, 6)}`,
+    '',
+    'TO                                          FROM',
+    `Name: Dr. ${otherName(to, false)}             Name: ${otherName(from)}`,
+    `Fax: ${phone(rng)}                       Phone: ${phone(rng)}`,
+    '',
+    'Re: Records requested for continuity of care',
+    'The pages that follow contain protected health information.',
+    'If you received this fax in error, call the sender and destroy it.',
+  ];
+}
+
 // A prior-authorization request: labels above values in boxes, the member above the prescriber.
 function priorAuthorization(p: Person, rng: Rng): Layout {
   const prescriber = clinician(rng);

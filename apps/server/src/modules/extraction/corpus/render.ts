@@ -84,6 +84,8 @@ function speckle(pixels: Uint8Array, rng: Rng, specks: number, grain: number): v
 export interface ImageOptions {
   skewDegrees: number;
   rng: Rng;
+  // A fax's cover sheet, sent as the first page (the document is the second).
+  cover?: string[];
 }
 
 // A scanned page: 200 dpi grey, skewed, grainy, as a JPEG filling the page.
@@ -103,7 +105,13 @@ export async function scannedPdf(lines: string[], { skewDegrees, rng }: ImageOpt
 // A standard-resolution fax: typed at 200 dpi, skewed and speckled, thresholded to black and white, then
 // every two rows made one (200 x 100 dpi, a dark pixel in either wins), stored as a 1-bit grey image
 // (Flate; fax machines use CCITT G3/G4, which pdfjs decodes to the same 1-bit pixels).
-export async function faxPdf(lines: string[], { skewDegrees, rng }: ImageOptions): Promise<Uint8Array> {
+export async function faxPdf(lines: string[], { skewDegrees, rng, cover }: ImageOptions): Promise<Uint8Array> {
+  const pdf = await newPdf();
+  for (const page of cover ? [cover, lines] : [lines]) addFaxPage(pdf, page, skewDegrees, rng);
+  return pdf.save();
+}
+
+function addFaxPage(pdf: PDFDocument, lines: string[], skewDegrees: number, rng: Rng): void {
   const page = typedPage(lines.slice(0, 36), { size: 30 });
   const pixels = rotate(page.pixels, page.width, page.height, skewDegrees);
   speckle(pixels, rng, 1000, 0);
@@ -118,11 +126,9 @@ export async function faxPdf(lines: string[], { skewDegrees, rng }: ImageOptions
       if (!dark) packed[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
     }
   }
-  const pdf = await newPdf();
   const stream = pdf.context.flateStream(packed, { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ColorSpace: 'DeviceGray', BitsPerComponent: 1 });
   const ref = pdf.context.register(stream);
   const pdfPage = pdf.addPage([612, 792]);
   const name = pdfPage.node.newXObject('Fax', ref);
   pdfPage.pushOperators(pushGraphicsState(), concatTransformationMatrix(612, 0, 0, 792, 0, 0), drawObject(name), popGraphicsState());
-  return pdf.save();
 }
