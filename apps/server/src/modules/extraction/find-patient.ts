@@ -141,7 +141,9 @@ export function parseName(raw: string): { first: string; middle: string | null; 
     middle = rest.slice(1);
   } else {
     const tokens = tokensOf(value);
-    if (tokens.length < 2) return null;
+    // "de la Cruz Beatriz Lee", "DE LA CRUZ BEATRIZ": a surname first whose comma was lost (OCR); where it ends is a
+    // guess, so no name. A first name may be "Van" or "De", but not "de", nor "De La".
+    if (tokens.length < 2 || (PARTICLE.test(tokens[0]!) && (/^\p{Ll}/u.test(tokens[0]!) || PARTICLE.test(tokens[1]!)))) return null;
     // A lone letter after the surname ("Hiroshi Van Buren I") is a mark OCR read, not a name: an initial comes before it.
     while (tokens.length > 2 && /^\p{L}$/u.test(tokens.at(-1)!)) tokens.pop();
     first = tokens.slice(0, 1);

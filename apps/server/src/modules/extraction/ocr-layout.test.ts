@@ -66,8 +66,12 @@ describe('OCR pages read by word boxes', () => {
     expect(text.split('\n').slice(1, 4)).toEqual(['Patient: Hiroshi Van Buren I  Name: Laura Patel', 'DOB: 01/22/1951', 'Sex: Male']);
     expect(findPatient(text, today).patient).toEqual({ firstName: 'Hiroshi', middleName: null, lastName: 'Van Buren', birthDate: '1951-01-22', gender: 'M' });
     expect(ocrPageText(page(line(100, [['SexF', 150, 1], ['Phone:', 650]])))).toBe('Sex: F  Phone:');
-    // A surname's comma read as a full stop.
+    // A surname's comma read as a full stop; a surname with particles whose comma was lost is left empty.
     expect(findPatient('Patient Name: SCHAFER. JOAQUIN GRACE', today).patient).toMatchObject({ firstName: 'Joaquin', middleName: 'Grace', lastName: 'Schafer' });
+    for (const lost of ['Student Name: de la Cruz Beatriz Lee', 'Student Name: DE LA CRUZ BEATRIZ LEE']) {
+      expect(findPatient(lost, today).patient, lost).toMatchObject({ firstName: null, middleName: null, lastName: null });
+    }
+    expect(findPatient('Patient Name: Van Morrison', today).patient).toMatchObject({ firstName: 'Van', lastName: 'Morrison' });
   });
 
   it('reads a row of labels by column when one label was misread ("Phane")', () => {
