@@ -66,7 +66,9 @@ describe.skipIf(missing)(`the clamd INSTREAM adapter against a real clamd${missi
     const clamd = await startClamd({ streamMaxLength: '100K' });
     try {
       const tooLong = new Uint8Array(300_000);
-      await expect(clamdScanner(clamd.tcp).scan(tooLong)).rejects.toThrow(/size limit exceeded/i);
+      // clamd answers "INSTREAM size limit exceeded" and closes; when its reset overtakes that reply (an OS race), the
+      // adapter says the connection closed before the stream's end. Either way there is no verdict.
+      await expect(clamdScanner(clamd.tcp).scan(tooLong)).rejects.toThrow(/size limit exceeded|before the stream's end/i);
       // With the cap set to clamd's limit, the stream is not even sent.
       await expect(clamdScanner(clamd.tcp, { maxStreamBytes: 100 * 1024 }).scan(tooLong)).rejects.toThrow(/exceed its stream limit/);
     } finally {

@@ -32,12 +32,19 @@ export function parseClamdUrl(value: string): ClamdAddress | null {
 const where = (address: ClamdAddress) => ('path' in address ? address.path : `${address.host}:${address.port}`);
 
 // One clamd command on its own connection (the z-prefixed form: NUL-terminated command and reply).
-// `body` writes what follows the command; the promise holds the reply without its terminator.
-function exchange(address: ClamdAddress, command: string, options: Required<ClamdOptions>, body?: (socket: net.Socket) => void): Promise<string> {
+// `body` writes what follows the command, and stops once `answered()` (clamd replied early, e.g. a size-limit
+// ERROR); the promise holds the reply without its terminator.
+function exchange(
+  address: ClamdAddress,
+  command: string,
+  options: Required<ClamdOptions>,
+  body?: (socket: net.Socket, answered: () => boolean) => void,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection('path' in address ? { path: address.path } : { host: address.host, port: address.port });
     const received: Buffer[] = [];
     let settled = false;
+    let lastError: Error | undefined;
     const finish = (error: Error | null, reply?: string) => {
       if (settled) return;
       settled = true;
@@ -52,7 +59,7 @@ function exchange(address: ClamdAddress, command: string, options: Required<Clam
       clearTimeout(timer);
       timer = setTimeout(() => fail(`no reply within ${options.readTimeoutMs} ms`), options.readTimeoutMs);
       socket.write(`z${command}\0`);
-      body?.(socket);
+      body?.(socket, () => settled || received.length > 0);
     });
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
@@ -60,12 +67,17 @@ function exchange(address: ClamdAddress, command: string, options: Required<Clam
       const end = text.indexOf('\0');
       if (end >= 0) finish(null, text.slice(0, end).trim());
     });
-    // clamd may answer (e.g. a size-limit ERROR) and close while we still write: that reply is the one that counts.
-    socket.on('error', (error) => fail(error.message));
+    // clamd may answer (e.g. a size-limit ERROR) and close while we still write (EPIPE, ECONNRESET): the reply read
+    // by then is the one that counts. 'close' always follows 'error'.
+    socket.on('error', (error) => {
+      lastError = error;
+    });
     socket.on('close', () => {
       const text = Buffer.concat(received).toString('utf8').replace(/\0+$/, '').trim();
       if (text) finish(null, text);
-      else fail('connection closed without a reply');
+      // A reset can discard a reply clamd sent just before it (the OS drops unread data): say what it most likely was.
+      else if (lastError && body && /EPIPE|ECONNRESET/.test(lastError.message)) fail(`closed the connection before the stream's end (${lastError.message}; over its StreamMaxLength?)`);
+      else fail(lastError?.message ?? 'connection closed without a reply');
     });
   });
 }
@@ -80,15 +92,22 @@ export function clamdScanner(address: ClamdAddress, given: ClamdOptions = {}): S
       if (bytes.length > options.maxStreamBytes) {
         throw new ScannerUnavailableError(`clamd at ${where(address)}: ${bytes.length} bytes exceed its stream limit of ${options.maxStreamBytes}`);
       }
-      const reply = await exchange(address, 'INSTREAM', options, (socket) => {
-        for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
-          const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
-          const length = Buffer.alloc(4);
-          length.writeUInt32BE(chunk.length);
-          socket.write(length);
-          socket.write(chunk);
-        }
-        socket.write(Buffer.alloc(4));
+      const reply = await exchange(address, 'INSTREAM', options, (socket, answered) => {
+        // Chunk by chunk as the socket drains, so a reply clamd sends early is read before more is written.
+        let offset = 0;
+        let ended = false;
+        const writeMore = () => {
+          while (!ended && !answered() && !socket.destroyed) {
+            const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
+            offset += chunk.length;
+            ended = chunk.length === 0;
+            const length = Buffer.alloc(4);
+            length.writeUInt32BE(chunk.length);
+            // The last chunk is empty: the zero-length terminator.
+            if (!socket.write(chunk.length ? Buffer.concat([length, chunk]) : length)) return void socket.once('drain', writeMore);
+          }
+        };
+        writeMore();
       });
       if (reply === 'stream: OK') return { clean: true };
       const found = /^stream: (.+) FOUND$/.exec(reply);
