@@ -18,7 +18,7 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
       requests: { average: number; total: number };
-      latency: { p50: number; p97_5: number; p99: number; average: number };
+      latency: { p50: number; p90: number; p99: number; average: number };
     }
     type Instance = EventEmitter;
   }

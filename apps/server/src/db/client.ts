@@ -2,13 +2,16 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql, type Query, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+
+// Column names in SQL are the schema's field names in snake_case (drizzle.config.ts says the same to drizzle-kit).
+const CASING = 'snake_case';
 
 // One type for both drivers (STACK.md): code never knows which one it runs on.
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -33,7 +36,7 @@ const MIGRATION_LOCK = 727_001;
 export const pgliteExtensions = { pg_trgm };
 
 export function openPglite(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite({ client, casing: 'snake_case' });
+  const db = drizzlePglite({ client, casing: CASING });
   return {
     db,
     kind: 'pglite',
@@ -78,7 +81,7 @@ export function openPostgres(connectionString: string, max = 10): DatabaseHandle
   // pg-pool listens for errors on idle clients only: a checked-out client whose connection drops would emit an
   // unhandled 'error' and crash the process. Its running query fails with that error, so listening is enough.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = drizzlePg({ client: pool, casing: 'snake_case' });
+  const db = drizzlePg({ client: pool, casing: CASING });
   return {
     db,
     kind: 'postgres',
@@ -87,7 +90,7 @@ export function openPostgres(connectionString: string, max = 10): DatabaseHandle
       const client = await pool.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        await migratePg(drizzlePg({ client, casing: 'snake_case' }), { migrationsFolder });
+        await migratePg(drizzlePg({ client, casing: CASING }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
         client.release();
@@ -117,5 +120,17 @@ export async function ping(db: Database): Promise<boolean> {
 // Raw SQL rows: both drivers answer execute() with { rows }, which the shared type does not say.
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+const dialect = new PgDialect({ casing: CASING });
+
+// A statement built once and kept, its values sql.placeholder()s, for a hot query whose `sql` template is large:
+// drizzle's building of one can take as much CPU as PostgreSQL takes to run it.
+export const compileQuery = (query: SQL): Query => dialect.sqlToQuery(query);
+
+// Rows of a compiled statement, its placeholders filled from `values` (unnamed on the server: planned with them).
+export async function queryCompiledRows<T>(db: DbOrTx, query: Query, values: Record<string, unknown>): Promise<T[]> {
+  const result: unknown = await db._.session.prepareQuery(query, undefined, undefined, false).execute(values);
   return (result as { rows: T[] }).rows;
 }

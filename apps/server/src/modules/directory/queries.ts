@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type Query, type SQL } from 'drizzle-orm';
 import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
-import { queryRows, type DbOrTx } from '../../db/client.ts';
+import { compileQuery, queryCompiledRows, type DbOrTx } from '../../db/client.ts';
 import { directoryContacts, directoryEndpoints, directoryEntries } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { organizations } from '../../db/schema/organizations.ts';
@@ -23,6 +23,11 @@ export type EntryRow = typeof directoryEntries.$inferSelect;
 
 const prefix = (value: string) => `${value}%`;
 
+// A tab's statement is compiled once per shape (which fields have a value, the tab, whether NPPES is read) and run
+// with its values: building it with drizzle took as much CPU as PostgreSQL takes to run it (issue 10 bench).
+const FILTER_FIELDS = ['name', 'first', 'org', 'city', 'state', 'zip'] as const;
+const bound = (name: (typeof FILTER_FIELDS)[number] | 'organizationId' | 'want' | 'cap' | 'start' | 'size') => sql.placeholder(name);
+
 // The column a tab's results are ordered by after "has a Direct address": the field the search starts from, so
 // the page comes from one index range in order (schema/directory.ts), then the name.
 export function orderColumn(f: TabFilter): 'name' | 'first' | 'city' | 'zip' {
@@ -37,15 +42,15 @@ function where(f: TabFilter, hasDirect: boolean): SQL {
   const e = directoryEntries;
   const parts: SQL[] = [eq(e.entityType, f.entityType), eq(e.hasDirect, hasDirect), sql`${e.active}`];
   if (f.name) {
-    parts.push(sql`${e.nameNorm} like ${prefix(f.name)}`);
+    parts.push(sql`${e.nameNorm} like ${bound('name')}`);
     // "smith j" must not match "smithj…": the last name itself starts with what was typed.
-    if (f.entityType === 1) parts.push(sql`${e.lastNorm} like ${prefix(f.name)}`);
+    if (f.entityType === 1) parts.push(sql`${e.lastNorm} like ${bound('name')}`);
   }
-  if (f.first) parts.push(sql`${e.firstNorm} like ${prefix(f.first)}`);
-  if (f.org) parts.push(sql`${e.orgNorm} like ${prefix(f.org)}`);
-  if (f.city) parts.push(sql`${e.cityNorm} like ${prefix(f.city)}`);
-  if (f.state) parts.push(eq(e.state, f.state));
-  if (f.zip) parts.push(sql`${e.zip} like ${prefix(f.zip)}`);
+  if (f.first) parts.push(sql`${e.firstNorm} like ${bound('first')}`);
+  if (f.org) parts.push(sql`${e.orgNorm} like ${bound('org')}`);
+  if (f.city) parts.push(sql`${e.cityNorm} like ${bound('city')}`);
+  if (f.state) parts.push(sql`${e.state} = ${bound('state')}`);
+  if (f.zip) parts.push(sql`${e.zip} like ${bound('zip')}`);
   return and(...parts)!;
 }
 
@@ -92,31 +97,43 @@ export async function findTabPage(
   organizationId: string,
   page: { start: number; size: number; cap: number; nppes: boolean },
 ): Promise<{ rows: SearchRow[]; total: number }> {
+  const key = `${f.entityType} ${page.nppes} ${FILTER_FIELDS.filter((k) => f[k]).join()}`;
+  let query = tabPageQueries.get(key);
+  if (!query) tabPageQueries.set(key, (query = compileQuery(tabPageSql(f, page.nppes))));
+  const values: Record<string, unknown> = { organizationId, want: page.start + page.size, cap: page.cap, start: page.start, size: page.size };
+  for (const k of FILTER_FIELDS) if (f[k]) values[k] = k === 'state' ? f[k] : prefix(f[k]);
+  const [result] = await queryCompiledRows<{ total: number; rows: SearchRow[] | null }>(db, query, values);
+  return { rows: result?.rows ?? [], total: result?.total ?? 0 };
+}
+
+const tabPageQueries = new Map<string, Query>();
+
+// The statement of findTabPage for the fields `f` has a value in (their values placeholders).
+function tabPageSql(f: TabFilter, readNppes: boolean): SQL {
   const e = directoryEntries;
   const c = directoryContacts;
-  const want = page.start + page.size;
   const entryColumns = sql`${e.id}::text as "id", 'NPPES' as "source", ${e.npi} as "npi", ${e.entityType}::int as "entityType", ${e.lastName} as "lastName",
     ${e.firstName} as "firstName", ${e.middleName} as "middleName", ${e.organizationName} as "organizationName", ${e.clinicName} as "clinicName",
     ${e.phonePrimary} as "phonePrimary", ${e.fax} as "fax", ${e.addressLine1} as "addressLine1", ${e.city} as "city", ${e.state} as "state",
     ${e.zip} as "zip", ${e.taxonomy} as "taxonomy", ${e.directAddress} as "directAddress", ${e.hasDirect} as "has_direct",
     ${sortKey(f, e)} as "k", ${e.nameNorm} as "n", '1' || ${e.npi} as "tie"`;
   const nppes = (hasDirect: boolean) =>
-    sql`(select ${entryColumns} from ${e} where ${where(f, hasDirect)} order by ${sortKey(f, e)}, ${e.nameNorm}, ${e.npi} limit ${want})`;
-  const nppesCount = (hasDirect: boolean) => sql`(select 1 from ${e} where ${where(f, hasDirect)} limit ${page.cap})`;
+    sql`(select ${entryColumns} from ${e} where ${where(f, hasDirect)} order by ${sortKey(f, e)}, ${e.nameNorm}, ${e.npi} limit ${bound('want')})`;
+  const nppesCount = (hasDirect: boolean) => sql`(select 1 from ${e} where ${where(f, hasDirect)} limit ${bound('cap')})`;
 
-  const contactWhere: SQL[] = [sql`${c.organizationId} = ${organizationId}`, sql`${c.entityType} = ${f.entityType}`];
-  if (f.name) contactWhere.push(f.entityType === 1 ? sql`${c.lastNorm} like ${prefix(f.name)}` : sql`${c.orgNorm} like ${prefix(f.name)}`);
-  if (f.first) contactWhere.push(sql`${c.firstNorm} like ${prefix(f.first)}`);
-  if (f.org) contactWhere.push(sql`${c.orgNorm} like ${prefix(f.org)}`);
-  if (f.city) contactWhere.push(sql`${c.cityNorm} like ${prefix(f.city)}`);
-  if (f.state) contactWhere.push(sql`${c.state} = ${f.state}`);
-  if (f.zip) contactWhere.push(sql`${c.zip} like ${prefix(f.zip)}`);
+  const contactWhere: SQL[] = [sql`${c.organizationId} = ${bound('organizationId')}`, sql`${c.entityType} = ${f.entityType}`];
+  if (f.name) contactWhere.push(f.entityType === 1 ? sql`${c.lastNorm} like ${bound('name')}` : sql`${c.orgNorm} like ${bound('name')}`);
+  if (f.first) contactWhere.push(sql`${c.firstNorm} like ${bound('first')}`);
+  if (f.org) contactWhere.push(sql`${c.orgNorm} like ${bound('org')}`);
+  if (f.city) contactWhere.push(sql`${c.cityNorm} like ${bound('city')}`);
+  if (f.state) contactWhere.push(sql`${c.state} = ${bound('state')}`);
+  if (f.zip) contactWhere.push(sql`${c.zip} like ${bound('zip')}`);
   const contacts = sql`(select ${c.id}::text as "id", 'Organization' as "source", ${c.npi} as "npi", ${c.entityType}::int as "entityType", ${c.lastName} as "lastName",
     ${c.firstName} as "firstName", ${c.middleName} as "middleName", ${c.organizationName} as "organizationName", ${c.clinicName} as "clinicName",
     ${c.phonePrimary} as "phonePrimary", ${c.fax} as "fax", ${c.addressLine1} as "addressLine1", ${c.city} as "city", ${c.state} as "state",
     ${c.zip} as "zip", ${c.taxonomy} as "taxonomy", ${c.directAddress} as "directAddress", ${c.directAddress} is not null as "has_direct",
     ${sortKey(f, c)} collate "C" as "k", ${c.nameNorm} collate "C" as "n", '0' || ${c.id}::text as "tie"
-    from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${page.cap})`;
+    from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${bound('cap')})`;
 
   // Hosted organizations carry no person's name, city, state or zip: a search naming one of those does not find them.
   const hostedApplies = f.entityType === 2 && !f.first && !f.city && !f.state && !f.zip;
@@ -131,18 +148,14 @@ export async function findTabPage(
     ${orgName} collate "C" as "k", ${orgName} collate "C" as "n", '0' || ${ds.fullAddress} as "tie"
     from ${ds} inner join ${o} on ${o.id} = ${ds.organizationId}
     where ${ds.type} = 'Direct' and ${ds.status} in (1, 2) and ${o.isEnabled} and ${o.cancelledAt} is null
-      ${f.name ? sql`and ${orgName} like ${prefix(f.name)}` : sql``}
-    limit ${page.cap})`;
+      ${f.name ? sql`and ${orgName} like ${bound('name')}` : sql``}
+    limit ${bound('cap')})`;
 
-  const sources = [...(page.nppes ? [nppes(true), nppes(false)] : []), contacts, ...(hostedApplies ? [hosted] : [])];
-  const counted = [...(page.nppes ? [nppesCount(true), nppesCount(false)] : []), sql`(select 1 from ${contacts} "c")`, ...(hostedApplies ? [sql`(select 1 from ${hosted} "h")`] : [])];
-  const [result] = await queryRows<{ total: number; rows: SearchRow[] | null }>(
-    db,
-    sql`select (select least(count(*), ${page.cap})::int from (${sql.join(counted, sql` union all `)}) "counted") as "total",
+  const sources = [...(readNppes ? [nppes(true), nppes(false)] : []), contacts, ...(hostedApplies ? [hosted] : [])];
+  const counted = [...(readNppes ? [nppesCount(true), nppesCount(false)] : []), sql`(select 1 from ${contacts} "c")`, ...(hostedApplies ? [sql`(select 1 from ${hosted} "h")`] : [])];
+  return sql`select (select least(count(*), ${bound('cap')})::int from (${sql.join(counted, sql` union all `)}) "counted") as "total",
       (select json_agg("p" order by "p"."has_direct" desc, "p"."k", "p"."n", "p"."tie") from (
-        select * from (${sql.join(sources, sql` union all `)}) "u" order by "has_direct" desc, "k", "n", "tie" offset ${page.start} limit ${page.size}) "p") as "rows"`,
-  );
-  return { rows: result?.rows ?? [], total: result?.total ?? 0 };
+        select * from (${sql.join(sources, sql` union all `)}) "u" order by "has_direct" desc, "k", "n", "tie" offset ${bound('start')} limit ${bound('size')}) "p") as "rows"`;
 }
 
 export type ContactRow = typeof directoryContacts.$inferSelect;
