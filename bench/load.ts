@@ -97,10 +97,12 @@ async function wrk(url: string, request: LoadRequest, connections: number, secon
       const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(report);
       return m ? Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[m[2] as 'us' | 'ms' | 's'] : Number.NaN;
     };
-    const total = Number(/(\d+) requests in/.exec(report)?.[1] ?? Number.NaN);
+    // A report this does not read is an error, not a figure of NaN.
+    const total = /(\d+) requests in/.exec(report)?.[1];
+    if (total === undefined || !/^\s*99%/m.test(report)) throw new Error(`wrk's report has no request count or latency percentiles: ${report}`);
     const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report)?.slice(1).map(Number) ?? [0, 0, 0, 0];
     return {
-      requestsPerSecond: total / seconds,
+      requestsPerSecond: Number(total) / seconds,
       p50Ms: ms('50'),
       p90Ms: ms('90'),
       p99Ms: ms('99'),
