@@ -3,50 +3,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getDocument, ImageKind, OPS, VerbosityLevel, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MAX_IMAGE_PIXELS } from '@clinicrelay/contracts/attachments.ts';
-import type { ExtractedPatient, ExtractionHits } from '../../db/schema/intake.ts';
-import { findPatient, PATIENT_FIELDS, type PatientField } from './find-patient.ts';
-import { WorkerFailure, type WorkerPool } from '../../platform/workers/worker-pool.ts';
+import type { ExtractionHits } from '../../db/schema/intake.ts';
+import { findPatient, PATIENT_FIELDS } from './find-patient.ts';
+import { nothingFound, unreadable, type ExtractionResult } from './extract-in-worker.ts';
 import { tesseractOcr, type OcrEngine, type OcrPage, type OcrWord } from './ocr.ts';
 
 // Patient extraction from a PDF: the text layer of each page (pdfjs), and for pages without one (scans,
 // faxes) OCR of the page's images. pdfjs cannot rasterize a page in Node without a canvas package,
 // which is not installed; a scanned page is a full-page image though, so the images drawn by the page's
 // operator list (decoded by pdfjs: JPEG, CCITT fax, Flate) are handed to tesseract instead.
-
-// One run's measures, stored per run (patient_extractions) and summed per organization by the back
-// office's "Sift metrics" (count, average elapsed ms, and each flag as a percentage of the runs):
-// - elapsedMs: wall time of the whole run (text, OCR and rules), averaged by the screen;
-// - noText: the PDF was read but had no text, even after OCR (nothing to look at);
-// - error: the PDF could not be read (damaged, encrypted, its worker died), or OCR failed and left it without text;
-// - noMatch: there was text but no candidate for any field (a run whose only candidates conflicted is
-//   `conflicts`, not `noMatch`);
-// - conflicts: at least one field had two disagreeing candidates and was therefore left empty;
-// - perfectMatch: all five fields were returned (first, middle, last, DOB, gender) and nothing conflicted;
-// - confidenceIsVeryHigh: a perfect match whose every field came from a label at 0.9 or more (a gender
-//   read from words, or a name from a letter's narrative, never counts);
-// - hits.<field>: a value was returned for the field. A hit is not a checked right answer (that needs a
-//   truth only the bench has); a field in conflict is no hit.
-// The percentages are of all runs in the period, the same denominator for every column.
-export interface ExtractionMeasures {
-  elapsedMs: number;
-  noText: boolean;
-  error: boolean;
-  noMatch: boolean;
-  conflicts: boolean;
-  perfectMatch: boolean;
-  confidenceIsVeryHigh: boolean;
-  hits: ExtractionHits;
-  // Diagnostics, not summed: the fields left empty by a conflict, and those read from words (lower confidence).
-  conflictingFields: PatientField[];
-  inferredFields: PatientField[];
-}
-
-export interface ExtractionResult extends ExtractionMeasures {
-  patient: ExtractedPatient;
-  confidence: Record<PatientField, number>;
-  // Pages read by OCR (1-based), for diagnostics and tests.
-  ocrPages: number[];
-}
 
 export interface ExtractOptions {
   // null: no OCR (pages without text stay unread).
@@ -529,22 +494,6 @@ export async function readPdfText(bytes: Uint8Array, options: ExtractOptions): P
   return { pages, ocrPages, ocrFailed };
 }
 
-const noHits = (): ExtractionHits => ({ first: false, middle: false, last: false, dob: false, gender: false });
-const emptyPatient = (): ExtractedPatient => ({ firstName: null, middleName: null, lastName: null, birthDate: null, gender: null });
-
-const nothingFound = () => ({
-  patient: emptyPatient(),
-  confidence: { first: 0, middle: 0, last: 0, dob: 0, gender: 0 },
-  hits: noHits(),
-  noMatch: false,
-  conflicts: false,
-  perfectMatch: false,
-  confidenceIsVeryHigh: false,
-  conflictingFields: [],
-  inferredFields: [],
-});
-const unreadable = (elapsedMs: number): ExtractionResult => ({ ...nothingFound(), elapsedMs, noText: false, error: true, ocrPages: [] });
-
 // The whole run, with the measures recorded per organization. Never throws: an unreadable PDF is `error`.
 export async function extractPatient(bytes: Uint8Array, options: ExtractOptions): Promise<ExtractionResult> {
   const started = performance.now();
@@ -586,14 +535,3 @@ export async function extractPatient(bytes: Uint8Array, options: ExtractOptions)
 
 // Called in a file worker: the PDF is parsed, its images decoded and read by OCR there.
 export const extractPatientWithOcr = (bytes: Uint8Array, today: Date | undefined) => extractPatient(bytes, { ocr: tesseractOcr, today });
-
-// The run in a worker of the pool; a PDF that ends its worker (memory, time) is unreadable, like a broken one.
-export async function extractInWorker(pool: WorkerPool, bytes: Uint8Array, today: Date): Promise<ExtractionResult> {
-  const started = performance.now();
-  try {
-    return await pool.run<ExtractionResult>({ module: import.meta.url, fn: 'extractPatientWithOcr', args: [bytes, today] });
-  } catch (error) {
-    if (error instanceof WorkerFailure) return unreadable(Math.round(performance.now() - started));
-    throw error;
-  }
-}

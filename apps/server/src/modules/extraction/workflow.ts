@@ -3,7 +3,7 @@ import type { WorkflowHandler } from '../../platform/workflows/context.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import * as attachmentsQ from '../attachments/queries.ts';
-import type { ExtractionResult } from './extractor.ts';
+import type { ExtractionResult } from './extract-in-worker.ts';
 import * as q from './queries.ts';
 
 export const EXTRACTION_WORKFLOW = 'extract-patient';

@@ -5,7 +5,7 @@ import { sendMessageWorkflow } from '../../modules/delivery/send-workflow.ts';
 import { DELIVERY_SUMMARY_WORKFLOW } from '../../modules/delivery-summary/service.ts';
 import { deliverySummaryWorkflow } from '../../modules/delivery-summary/workflow.ts';
 import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
-import { extractInWorker } from '../../modules/extraction/extractor.ts';
+import { extractInWorker } from '../../modules/extraction/extract-in-worker.ts';
 import { EXTRACTION_WORKFLOW, extractionWorkflow } from '../../modules/extraction/workflow.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
 import { createDirectDeps } from '../../transports/direct/direct-deps.ts';
