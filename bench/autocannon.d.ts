@@ -18,6 +18,8 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
       requests: { average: number; total: number };
+      // Seconds from start to the last answer counted (a little past the duration asked).
+      duration: number;
       latency: { p50: number; p90: number; p99: number; average: number };
     }
     type Instance = EventEmitter;
