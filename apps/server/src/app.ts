@@ -221,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
   brandsRoutes(app, { db });
   contactsRoutes(app, { db });
-  webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey });
+  webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey, allowLoopback: config.webhooks.allowLoopback });
   notificationsRoutes(app, { db, now });
   downloadsRoutes(app, { db, now, blobs, scanner });
   // config.identityProofingProvider is 'sandbox': the only provider so far.

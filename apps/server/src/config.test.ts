@@ -27,6 +27,22 @@ describe('configuration', () => {
     expect(first.blobEncryptionKey).toHaveLength(32);
   });
 
+  it('gives each workflow lane its loops, and webhooks their timeout and loopback rule (issue 26)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() })).toMatchObject({
+      workerConcurrency: 2,
+      workerLanes: { webhooks: 2, files: 1, mail: 1, background: 1 },
+      webhooks: { timeoutMs: 5000, allowLoopback: true },
+    });
+    const tuned = loadConfig({ DATA_DIR: tmp(), FILE_WORKERS: '3', WORKER_CONCURRENCY_WEBHOOKS: '4', WORKER_CONCURRENCY_MAIL: '2', WORKER_CONCURRENCY_BACKGROUND: '3', WEBHOOK_TIMEOUT_SECONDS: '8' });
+    expect(tuned).toMatchObject({ workerLanes: { webhooks: 4, files: 3, mail: 2, background: 3 }, webhooks: { timeoutMs: 8000 } });
+    expect(loadConfig({ DATA_DIR: tmp(), FILE_WORKERS: '3', WORKER_CONCURRENCY_FILES: '1' }).workerLanes.files).toBe(1);
+    // A lane with no loop anywhere would never run: only WORKER_CONCURRENCY=0 turns a process's workers off.
+    expect(() => loadConfig({ DATA_DIR: tmp(), WORKER_CONCURRENCY_WEBHOOKS: '0' })).toThrow(/WORKER_CONCURRENCY_WEBHOOKS/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), WEBHOOK_TIMEOUT_SECONDS: '60' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
+    const keys = { TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'), BLOB_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), ...keys }).webhooks.allowLoopback).toBe(false);
+  });
+
   it('treats an empty variable as not set', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '', DATA_DIR: tmp() })).toMatchObject({ databaseUrl: undefined, port: 8080 });
   });

@@ -86,7 +86,15 @@ const schema = z.object({
   REQUIRE_ADMIN_TWO_FACTOR: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  // Workflow loops per lane (issue 26): WORKER_CONCURRENCY is delivery's (sending, receiving), and 0 runs no workflows
+  // at all in this process (an API beside `npm run worker`); the other lanes have their own.
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  WORKER_CONCURRENCY_WEBHOOKS: z.coerce.number().int().min(1).max(64).default(2),
+  WORKER_CONCURRENCY_FILES: z.coerce.number().int().min(1).max(64).optional(),
+  WORKER_CONCURRENCY_MAIL: z.coerce.number().int().min(1).max(64).default(1),
+  WORKER_CONCURRENCY_BACKGROUND: z.coerce.number().int().min(1).max(64).default(1),
+  // How long a webhook receiver has to connect and answer.
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(5),
   // Threads that decode untrusted files (renditions, PDF checks, extraction), and each job's limits.
   FILE_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   FILE_WORKER_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(512),
@@ -167,7 +175,11 @@ export interface Config {
   requireAdminTwoFactor: boolean;
   logLevel: string;
   webDistDir: string;
+  // Delivery's loops; 0: no workflow runs in this process.
   workerConcurrency: number;
+  workerLanes: { webhooks: number; files: number; mail: number; background: number };
+  // Webhooks may call loopback addresses (a local development receiver): never in production.
+  webhooks: { timeoutMs: number; allowLoopback: boolean };
   fileWorkers: { size: number; memoryMb: number; timeoutMs: number };
   faxProvider: 'sandbox';
   identityProofingProvider: 'sandbox';
@@ -263,6 +275,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerLanes: {
+      webhooks: e.WORKER_CONCURRENCY_WEBHOOKS,
+      // One loop per file thread by default: more would only wait for a thread.
+      files: e.WORKER_CONCURRENCY_FILES ?? e.FILE_WORKERS,
+      mail: e.WORKER_CONCURRENCY_MAIL,
+      background: e.WORKER_CONCURRENCY_BACKGROUND,
+    },
+    webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000, allowLoopback: e.NODE_ENV !== 'production' },
     fileWorkers: { size: e.FILE_WORKERS, memoryMb: e.FILE_WORKER_MEMORY_MB, timeoutMs: e.FILE_WORKER_TIMEOUT_SECONDS * 1000 },
     faxProvider: e.FAX_PROVIDER,
     identityProofingProvider: e.IDENTITY_PROOFING_PROVIDER,

@@ -13,7 +13,7 @@ import { outboxDirOf } from './platform/mail/transports.ts';
 import { exitOnUncaughtErrors } from './platform/process.ts';
 import { terminateOcr } from './modules/extraction/ocr.ts';
 import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
-import { workflowHandlers } from './platform/workflows/registry.ts';
+import { workflowHandlers, workflowLanes } from './platform/workflows/registry.ts';
 import { seedDemoCertificates } from './db/seed/demo-certificates.ts';
 import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './db/seed/demo-peer.ts';
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
@@ -61,7 +61,7 @@ async function main() {
   workers = await startWorkers({
     db: handle.db,
     handlers: workflowHandlers({ config, db: handle.db, now }),
-    concurrency: config.workerConcurrency,
+    lanes: workflowLanes(config),
     logger: app.log.child({ module: 'workflows' }),
     now,
   });

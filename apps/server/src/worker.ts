@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
 import { exitOnUncaughtErrors } from './platform/process.ts';
-import { workflowHandlers } from './platform/workflows/registry.ts';
+import { workflowHandlers, workflowLanes } from './platform/workflows/registry.ts';
 import { startWorkers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
@@ -25,7 +25,7 @@ async function main() {
   const workers = await startWorkers({
     db: handle.db,
     handlers: workflowHandlers({ config, db: handle.db, now }),
-    concurrency: Math.max(1, config.workerConcurrency),
+    lanes: workflowLanes(config, { workerProcess: true }),
     logger,
     now,
   });

@@ -36,6 +36,7 @@ export const webhookMessages = {
   empty: 'No webhooks yet. Add one to tell another system when messages arrive.',
   urlInvalid: 'Enter an https:// URL (http:// only for localhost).',
   urlPrivate: 'This URL points into a private network. Enter an address the internet can reach.',
+  urlLoopback: 'This URL points to this server. Enter an address the internet can reach.',
   eventsRequired: 'Choose at least one event.',
   tokenRequired: 'Bearer token is required.',
   userNameRequired: 'User name is required.',
@@ -46,7 +47,21 @@ export const webhookMessages = {
   disabledAfterFailures: 'Disabled after a day of failed deliveries.',
 } as const;
 
+// Said in the attempt log by the try that paused a webhook after failed tries in a row (issue 26), and on its badge.
+export const webhookPausedNote = (until: string) => `Deliveries are paused after repeated failures; one will be tried again at ${until}.`;
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+// A host that is this machine by name or address ('localhost', 'x.localhost', 127.0.0.0/8, ::1): refused in production.
+export function isLoopbackWebhookHost(value: string): boolean {
+  let host: string;
+  try {
+    host = new URL(value).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || addressScope(host) === 'loopback';
+}
 
 // https anywhere; http only to a loopback host (end-user §5 allows a local development host).
 export function isWebhookUrl(value: string): boolean {
@@ -90,6 +105,9 @@ export const webhookSummary = z.object({
   disabledReason: text().nullable(),
   lastDeliveryStatus: webhookDeliveryStatus.nullable(),
   lastDeliveryAt: text().nullable(),
+  // Failed tries in a row, and until when deliveries wait (the circuit: then one is tried).
+  consecutiveFailures: z.number().int(),
+  pausedUntil: text().nullable(),
   createdAt: text(),
 });
 export type WebhookSummary = z.infer<typeof webhookSummary>;

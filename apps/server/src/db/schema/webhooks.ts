@@ -19,6 +19,10 @@ export const webhooks = pgTable(
     disabledReason: text(),
     lastDeliveryStatus: text({ enum: ['Pending', 'Delivered', 'Failed', 'Skipped'] }),
     lastDeliveryAt: timestamp({ withTimezone: true }),
+    // The circuit (issue 26): failed tries in a row, since when, and until when deliveries wait (then one probe).
+    consecutiveFailures: integer().notNull().default(0),
+    failingSince: timestamp({ withTimezone: true }),
+    pausedUntil: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

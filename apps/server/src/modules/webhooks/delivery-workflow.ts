@@ -1,11 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, webhookMessages, type WebhookEventType } from '@clinicrelay/contracts/webhooks.ts';
+import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, webhookMessages, webhookPausedNote, type WebhookEventType } from '@clinicrelay/contracts/webhooks.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { html } from '../../platform/mail/html.ts';
 import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
-import type { WorkflowHandler } from '../../platform/workflows/context.ts';
+import { WorkflowDeferred, type WorkflowHandler } from '../../platform/workflows/context.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
+import { circuitWait, closeCircuit, countFailure } from './circuit.ts';
 import { guardedPost, type PostResult, type ResolveHost } from './guarded-post.ts';
 import * as q from './queries.ts';
 import { openWebhookSecret } from './secrets.ts';
@@ -16,7 +17,8 @@ export const WEBHOOK_DELIVERY_WORKFLOW = 'webhook-delivery';
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 60 * 60_000;
-const DEFAULT_TIMEOUT_MS = 10_000;
+// Connect and answer (issue 26): a receiver that hangs holds a webhook worker this long at most.
+const DEFAULT_TIMEOUT_MS = 5_000;
 
 // Wait before try n + 1 after try n failed: 30 s, 1 min, 2 min, … at most an hour.
 export const webhookBackoffMs = (attempt: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), MAX_RETRY_MS);
@@ -79,6 +81,8 @@ export interface WebhookDeliveryDeps {
   // BLOB_ENCRYPTION_KEY: the stored credentials are sealed under a key derived from it (secrets.ts).
   secretKey: Uint8Array;
   timeoutMs?: number;
+  // Loopback receivers (development): refused in production, like the private network.
+  allowLoopback?: boolean;
   // Tests: a resolver that asks their own DNS server.
   resolveHost?: ResolveHost;
 }
@@ -97,6 +101,9 @@ export function webhookDeliveryWorkflow(deps: WebhookDeliveryDeps): WorkflowHand
       await q.updateDelivery(deps.db, deliveryId, { status: 'Skipped', completedAt: deps.now() });
       return;
     }
+    // A paused webhook's deliveries wait for the pause to end without spending a try.
+    const wait = await circuitWait(deps.db, hook, deps.now());
+    if (wait) throw new WorkflowDeferred(wait);
     const body = JSON.stringify(delivery.payload);
     const started = Date.now();
     const result: PostResult = await guardedPost({
@@ -110,12 +117,15 @@ export function webhookDeliveryWorkflow(deps: WebhookDeliveryDeps): WorkflowHand
       body,
       signal: ctx.signal,
       timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      allowLoopback: deps.allowLoopback ?? false,
       ...(deps.resolveHost ? { resolveHost: deps.resolveHost } : {}),
     });
     const durationMs = Date.now() - started;
     const now = deps.now();
     const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const gaveUp = !delivered && now.getTime() - delivery.occurredAt.getTime() >= WEBHOOK_RETRY_WINDOW_MS;
+    // A day since the event, or a day of failures in a row (a paused webhook's deliveries do not all try).
+    const failingFor = now.getTime() - (hook.failingSince ?? now).getTime();
+    const gaveUp = !delivered && (now.getTime() - delivery.occurredAt.getTime() >= WEBHOOK_RETRY_WINDOW_MS || failingFor >= WEBHOOK_RETRY_WINDOW_MS);
     const status = delivered ? 'Delivered' : gaveUp ? 'Failed' : 'Pending';
     await deps.db.transaction(async (tx) => {
       const nextAttemptAt = status === 'Pending' ? new Date(now.getTime() + webhookBackoffMs(attempt)) : null;
@@ -127,6 +137,11 @@ export function webhookDeliveryWorkflow(deps: WebhookDeliveryDeps): WorkflowHand
         { webhookId: hook.id, attemptedAt: now, statusCode: result.statusCode, error: result.error, durationMs },
       );
       if (!recorded) return;
+      if (delivered) await closeCircuit(tx, hook, WEBHOOK_DELIVERY_WORKFLOW);
+      else {
+        const pausedUntil = await countFailure(tx, hook, now);
+        if (pausedUntil) await q.noteOnAttempt(tx, deliveryId, attempt, ` ${webhookPausedNote(pausedUntil.toISOString())}`);
+      }
       await q.update(tx, hook.id, {
         lastDeliveryStatus: status === 'Pending' ? 'Failed' : status,
         lastDeliveryAt: now,

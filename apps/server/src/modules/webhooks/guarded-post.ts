@@ -26,6 +26,8 @@ export interface GuardedPost {
   body: string;
   signal: AbortSignal;
   timeoutMs: number;
+  // Loopback (a local development receiver) may be called; never in production, where the server's own ports answer.
+  allowLoopback: boolean;
   resolveHost?: ResolveHost;
 }
 
@@ -41,24 +43,29 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 // The addresses a request may connect to, or why none: a host in the private network is refused before any request
-// (the URL is a customer's, the server sits inside the installation's network). Loopback stays allowed (a local
-// development receiver, as registration allows).
-async function checkedAddresses(host: string, resolveHost: ResolveHost, signal: AbortSignal, timeoutMs: number): Promise<ResolvedAddress[] | string> {
+// (the URL is a customer's, the server sits inside the installation's network), and so is loopback unless allowed
+// (development). The reason names the address, never what listens there: nothing was asked.
+async function checkedAddresses(host: string, post: GuardedPost, signal: AbortSignal): Promise<ResolvedAddress[] | string> {
   const literal = addressScope(host);
   if (literal === 'private') return `Not sent: ${host} is an address in a private network.`;
+  if (literal === 'loopback' && !post.allowLoopback) return `Not sent: ${host} is an address of this server.`;
   if (literal !== null) return [];
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (!post.allowLoopback && (name === 'localhost' || name.endsWith('.localhost'))) return `Not sent: ${host} is this server.`;
   let resolved: ResolvedAddress[];
   try {
-    resolved = await abortable(resolveHost(host), signal);
+    resolved = await abortable((post.resolveHost ?? systemResolveHost)(host), signal);
   } catch (error) {
-    if (signal.aborted) return `No answer within ${timeoutMs / 1000} s.`;
+    if (signal.aborted) return `No answer within ${post.timeoutMs / 1000} s.`;
     const code = (error as { code?: string }).code;
     return `Not sent: ${host} could not be resolved${code ? ` (${code})` : ''}.`;
   }
   if (resolved.length === 0) return `Not sent: ${host} could not be resolved.`;
   // Every address, not just the first: the connection may go to any of them.
-  const inside = resolved.find((a) => addressScope(a.address) !== 'public' && addressScope(a.address) !== 'loopback');
+  const inside = resolved.find((a) => addressScope(a.address) === 'private' || addressScope(a.address) === null);
   if (inside) return `Not sent: ${host} resolves to ${inside.address}, an address in a private network.`;
+  const loopback = post.allowLoopback ? undefined : resolved.find((a) => addressScope(a.address) === 'loopback');
+  if (loopback) return `Not sent: ${host} resolves to ${loopback.address}, an address of this server.`;
   return resolved;
 }
 
@@ -71,7 +78,7 @@ export async function guardedPost(post: GuardedPost): Promise<PostResult> {
   const target = new URL(post.url);
   const timeout = AbortSignal.timeout(post.timeoutMs);
   const signal = AbortSignal.any([post.signal, timeout]);
-  const addresses = await checkedAddresses(target.hostname, post.resolveHost ?? systemResolveHost, signal, post.timeoutMs);
+  const addresses = await checkedAddresses(target.hostname, post, signal);
   if (typeof addresses === 'string') return failed(addresses);
   // Node asks for one address, or for all (autoSelectFamily); either way it gets only the checked ones.
   const pinned = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {

@@ -112,3 +112,11 @@ export function findAdministrators(db: DbOrTx, organizationId: string) {
     )
     .orderBy(asc(users.userName));
 }
+
+// Adds a note to a recorded try's error (the try that paused the webhook says so in the attempt log).
+export async function noteOnAttempt(db: DbOrTx, deliveryId: string, attempt: number, note: string) {
+  await db
+    .update(webhookAttempts)
+    .set({ error: sql`coalesce(${webhookAttempts.error}, '') || ${note}` })
+    .where(and(eq(webhookAttempts.deliveryId, deliveryId), eq(webhookAttempts.attempt, attempt)));
+}

@@ -8,6 +8,7 @@ import {
   type WebhookEventType,
   type WebhookSaved,
   type WebhookSummary,
+  isLoopbackWebhookHost,
   webhookBody,
   webhookMessages,
 } from '@clinicrelay/contracts/webhooks.ts';
@@ -16,6 +17,7 @@ import type { Database } from '../../db/client.ts';
 import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { resetCircuit } from './circuit.ts';
 import * as q from './queries.ts';
 import { openWebhookSecret, sealWebhookSecret } from './secrets.ts';
 
@@ -24,6 +26,8 @@ export interface WebhooksDeps {
   now: () => Date;
   // BLOB_ENCRYPTION_KEY: credentials are sealed at rest under a key derived from it (secrets.ts).
   secretKey: Uint8Array;
+  // Loopback URLs (a local development receiver): refused in production.
+  allowLoopback: boolean;
 }
 
 type Body = z.output<typeof webhookBody>;
@@ -40,6 +44,8 @@ function summary(row: q.WebhookRow): WebhookSummary {
     disabledReason: row.disabledReason,
     lastDeliveryStatus: row.lastDeliveryStatus,
     lastDeliveryAt: iso(row.lastDeliveryAt),
+    consecutiveFailures: row.consecutiveFailures,
+    pausedUntil: iso(row.pausedUntil),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -68,6 +74,8 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 // changes to HMAC. Re-enabling a webhook clears the reason it was disabled.
 export async function save(deps: WebhooksDeps, caller: OrgCaller, body: Body): Promise<WebhookSaved> {
   const now = deps.now();
+  // The server itself is not a receiver in production: its other ports would answer (issue 26).
+  if (!deps.allowLoopback && isLoopbackWebhookHost(body.url)) throw badRequest(webhookMessages.urlLoopback, { url: [webhookMessages.urlLoopback] });
   return deps.db.transaction(async (tx) => {
     const existing = body.id ? await q.findById(tx, caller.organizationId, body.id) : undefined;
     if (body.id && !existing) throw notFound();
@@ -95,6 +103,8 @@ export async function save(deps: WebhooksDeps, caller: OrgCaller, body: Body): P
       userName: body.authenticationType === 'Basic' ? (body.userName ?? null) : null,
       isEnabled: body.isEnabled,
       ...(body.isEnabled ? { disabledReason: null } : {}),
+      // Re-enabled, or pointed at another receiver: the failures so far say nothing about it.
+      ...(existing && (existing.url !== body.url || (!existing.isEnabled && body.isEnabled)) ? resetCircuit : {}),
       updatedAt: now,
     };
     const row = existing ? await q.update(tx, existing.id, values) : await q.insert(tx, { ...values, id, organizationId: caller.organizationId, createdAt: now });

@@ -24,6 +24,14 @@ export interface WorkflowContext {
   step: <T extends StepResult>(name: string, key: string, fn: (info: StepInfo) => Promise<T>) => Promise<T>;
 }
 
+// Thrown by a handler whose work cannot start before `until` (a paused webhook): the workflow goes back to Pending
+// for then, and the run does not count as a try.
+export class WorkflowDeferred extends Error {
+  constructor(readonly until: Date) {
+    super(`Deferred until ${until.toISOString()}.`);
+  }
+}
+
 export type WorkflowHandler = (ctx: WorkflowContext) => Promise<void>;
 export type WorkflowHandlers = ReadonlyMap<string, WorkflowHandler>;
 

@@ -19,6 +19,7 @@ import { NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow } from '../../m
 import { mailTransport } from '../mail/transports.ts';
 import { sharedWorkerPool } from '../workers/worker-pool.ts';
 import type { WorkflowHandlers } from './context.ts';
+import type { WorkflowLane } from './runner.ts';
 
 export interface WorkflowDeps {
   config: Config;
@@ -43,8 +44,37 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
     // SMTP_URL, or .eml files under DATA_DIR/outbox.
     [SEND_MAIL_WORKFLOW, sendMailWorkflow({ db: deps.db, transport: mailTransport(deps.config), now: deps.now })],
-    [WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl, secretKey: deps.config.blobEncryptionKey })],
+    [
+      WEBHOOK_DELIVERY_WORKFLOW,
+      webhookDeliveryWorkflow({
+        db: deps.db,
+        now: deps.now,
+        mailFrom: deps.config.mailFrom,
+        publicUrl: deps.config.publicUrl,
+        secretKey: deps.config.blobEncryptionKey,
+        timeoutMs: deps.config.webhooks.timeoutMs,
+        allowLoopback: deps.config.webhooks.allowLoopback,
+      }),
+    ],
     [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
     [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
   ]);
+}
+
+// Which lane each workflow type runs in (DESIGN.md: every kind of background work has its own queue and concurrency
+// limit): sending and receiving never wait behind webhook calls, file decoding, mail or reports.
+export const workflowLaneTypes = {
+  delivery: [SEND_WORKFLOW, RECEIVE_DIRECT_WORKFLOW],
+  webhooks: [WEBHOOK_DELIVERY_WORKFLOW],
+  files: [RENDITION_WORKFLOW, EXTRACTION_WORKFLOW],
+  mail: [SEND_MAIL_WORKFLOW],
+  background: [DELIVERY_SUMMARY_WORKFLOW, NEW_MESSAGE_NOTICES_WORKFLOW, DAILY_NOTIFICATIONS_WORKFLOW],
+} as const;
+
+// The lanes and their loops from the configuration. WORKER_CONCURRENCY=0 turns every lane off in the API process;
+// `npm run worker` (workerProcess) always runs every lane, delivery with at least one loop.
+export function workflowLanes(config: Config, options: { workerProcess?: boolean } = {}): WorkflowLane[] {
+  const off = config.workerConcurrency === 0 && !options.workerProcess;
+  const concurrency = { delivery: Math.max(options.workerProcess ? 1 : 0, config.workerConcurrency), ...config.workerLanes };
+  return Object.entries(workflowLaneTypes).map(([name, types]) => ({ name, types, concurrency: off ? 0 : concurrency[name as keyof typeof concurrency] }));
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { workflows } from '../../db/schema/workflows.ts';
-import { errorText, workflowContext, type Workflow, type WorkflowHandlers, type WorkflowLogger } from './context.ts';
+import { errorText, workflowContext, WorkflowDeferred, type Workflow, type WorkflowHandlers, type WorkflowLogger } from './context.ts';
 import { WORKFLOWS_CHANNEL } from './enqueue.ts';
 import { listenForNotifications } from './listen.ts';
 
@@ -19,7 +19,16 @@ export interface RunnerOptions {
   now?: () => Date;
 }
 
+// A queue of its own for some workflow types, with its own worker loops: work of one lane never waits behind another's.
+export interface WorkflowLane {
+  name: string;
+  types: readonly string[];
+  concurrency: number;
+}
+
 export interface StartWorkersOptions extends RunnerOptions {
+  // Without lanes: one lane of every handler's type with `concurrency` loops (default 2).
+  lanes?: readonly WorkflowLane[];
   concurrency?: number;
   pollIntervalMs?: number;
   // How long stop() waits for running workflows before leaving them to their leases.
@@ -48,28 +57,29 @@ function resolve(opts: RunnerOptions): Resolved {
   };
 }
 
-// Claims the next due workflow: a Pending one whose time has come, or a Running one whose lease
-// expired (its worker died). SKIP LOCKED lets concurrent workers each take a different row.
+// Claims the next due workflow of the given types: a Pending one whose time has come, or a Running one whose lease
+// expired (its worker died). SKIP LOCKED lets concurrent workers each take a different row. Fairness: the organization
+// with the fewest workflows of these types running goes first, then the oldest due; a heavy sender cannot starve the rest.
 export async function claimNext(
   db: Database,
   opts: { workerId: string; leaseMs: number; types: readonly string[] },
 ): Promise<Workflow | undefined> {
   if (opts.types.length === 0) return undefined;
-  const due = db
-    .select({ id: workflows.id })
-    .from(workflows)
-    .where(
-      and(
-        inArray(workflows.type, [...opts.types]),
-        or(
-          and(eq(workflows.status, 'Pending'), lte(workflows.runAfter, sql`now()`)),
-          and(eq(workflows.status, 'Running'), lt(workflows.lockedUntil, sql`now()`)),
-        ),
-      ),
-    )
-    .orderBy(workflows.runAfter)
-    .limit(1)
-    .for('update', { skipLocked: true });
+  const types = sql.join(
+    opts.types.map((type) => sql`${type}`),
+    sql`, `,
+  );
+  const due = sql`select w.id from workflows w
+    left join (
+      select organization_id, count(*) as running from workflows
+      where status = 'Running' and locked_until >= now() and type in (${types})
+      group by organization_id
+    ) busy on busy.organization_id is not distinct from w.organization_id
+    where w.type in (${types})
+      and ((w.status = 'Pending' and w.run_after <= now()) or (w.status = 'Running' and w.locked_until < now()))
+    order by coalesce(busy.running, 0), w.run_after
+    limit 1
+    for update of w skip locked`;
   const [claimed] = await db
     .update(workflows)
     .set({
@@ -148,6 +158,11 @@ async function runClaimed(o: Resolved, workflow: Workflow, running: Set<AbortCon
     o.logger.info(about, 'workflow completed');
     return;
   }
+  if (outcome.error instanceof WorkflowDeferred) {
+    await o.db.update(workflows).set({ ...released, status: 'Pending', runAfter: outcome.error.until, attempts: sql`${workflows.attempts} - 1` }).where(stillMine);
+    o.logger.info({ ...about, until: outcome.error.until.toISOString() }, 'workflow deferred');
+    return;
+  }
   const lastError = errorText(outcome.error);
   if (workflow.attempts >= workflow.maxAttempts) {
     await o.db.update(workflows).set({ ...released, status: 'Failed', lastError }).where(stillMine);
@@ -198,17 +213,21 @@ function createWakeup() {
   };
 }
 
-// `concurrency` loops, each claiming one workflow at a time; they wake on NOTIFY workflows (enqueue
-// sends it) and otherwise poll.
+// Each lane's `concurrency` loops, each claiming one workflow of its lane at a time; they wake on NOTIFY workflows
+// (enqueue sends it) and otherwise poll.
 export async function startWorkers(opts: StartWorkersOptions): Promise<Workers> {
   const o = resolve(opts);
-  const { concurrency = 2, pollIntervalMs = 500, stopTimeoutMs = 30_000 } = opts;
-  const types = [...o.handlers.keys()];
+  const { pollIntervalMs = 500, stopTimeoutMs = 30_000 } = opts;
+  const handled = [...o.handlers.keys()];
+  const lanes = opts.lanes ?? [{ name: 'all', types: handled, concurrency: opts.concurrency ?? 2 }];
+  // A type without a lane would never run: a registration mistake, said at start-up.
+  const laneless = handled.filter((type) => !lanes.some((lane) => lane.types.includes(type)));
+  if (laneless.length) throw new Error(`Workflow types without a lane: ${laneless.join(', ')}.`);
   const running = new Set<AbortController>();
   const wakeup = createWakeup();
   let stopping = false;
 
-  const loop = async (workerId: string) => {
+  const loop = async (workerId: string, types: readonly string[]) => {
     while (!stopping) {
       const seen = wakeup.generation();
       let ran = false;
@@ -225,13 +244,18 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<Workers> 
     }
   };
 
-  if (concurrency < 1) {
+  const active = lanes.filter((lane) => lane.concurrency > 0 && lane.types.some((type) => o.handlers.has(type)));
+  if (active.length === 0) {
     o.logger.info({ workerId: o.workerId }, 'no workflow workers in this process');
     return { stop: async () => undefined };
   }
   const unlisten = await listenForNotifications(o.db, WORKFLOWS_CHANNEL, wakeup.wake, o.logger);
-  const loops = Array.from({ length: concurrency }, (_, i) => loop(`${o.workerId}/${i + 1}`));
-  o.logger.info({ workerId: o.workerId, concurrency, types }, 'workflow workers started');
+  const single = opts.lanes === undefined;
+  const loops = active.flatMap((lane) => {
+    const types = lane.types.filter((type) => o.handlers.has(type));
+    return Array.from({ length: lane.concurrency }, (_, i) => loop(single ? `${o.workerId}/${i + 1}` : `${o.workerId}/${lane.name}/${i + 1}`, types));
+  });
+  o.logger.info({ workerId: o.workerId, lanes: active.map((lane) => ({ name: lane.name, concurrency: lane.concurrency, types: lane.types })) }, 'workflow workers started');
 
   let stopped: Promise<void> | undefined;
   const stop = async () => {

@@ -14,6 +14,8 @@ const emr = {
   disabledReason: null,
   lastDeliveryStatus: 'Delivered',
   lastDeliveryAt: '2026-03-02T15:04:00.000Z',
+  consecutiveFailures: 0,
+  pausedUntil: null,
   createdAt: '2026-03-01T10:00:00.000Z',
 };
 const old = {
@@ -65,6 +67,14 @@ describe('Webhooks', { timeout: 30_000 }, () => {
     expect(within(emrRow).getByText('Delivered')).toBeTruthy();
     expect(within(oldRow).getByText('Failed')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Webhooks' })).toBeTruthy();
+  });
+
+  it('shows a webhook paused after failed tries in a row, and until when', async () => {
+    const pausedUntil = new Date(Date.now() + 10 * 60_000).toISOString();
+    start({ 'GET /api/webhooks/': () => json(200, [{ ...emr, lastDeliveryStatus: 'Failed', consecutiveFailures: 5, pausedUntil }]) });
+    const row = (await screen.findByText(emr.url)).closest('tr')!;
+    expect(within(row).getByText('Paused')).toBeTruthy();
+    expect(within(row).queryByText('Enabled')).toBeNull();
   });
 
   it('adds a webhook and shows its secret once', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Text, Tooltip } from '@mantine/core';
-import { webhookAuthenticationNames, webhookEventNames, webhookMessages, type WebhookSummary } from '@clinicrelay/contracts/webhooks.ts';
+import { webhookAuthenticationNames, webhookEventNames, webhookMessages, webhookPausedNote, type WebhookSummary } from '@clinicrelay/contracts/webhooks.ts';
 import { usePageTitle } from '../../app/page-title.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { formatDateTime } from '../../components/format.ts';
@@ -41,7 +41,14 @@ export function WebhooksPage() {
       header: 'Enabled',
       width: 110,
       render: (row) =>
-        row.isEnabled ? (
+        row.isEnabled && row.pausedUntil && new Date(row.pausedUntil) > new Date() ? (
+          // The circuit is open after failed tries in a row (issue 26): deliveries wait, then one is tried.
+          <Tooltip label={webhookPausedNote(formatDateTime(row.pausedUntil))}>
+            <Badge color="orange" variant="light">
+              Paused
+            </Badge>
+          </Tooltip>
+        ) : row.isEnabled ? (
           <Badge color="green" variant="light">
             Enabled
           </Badge>
