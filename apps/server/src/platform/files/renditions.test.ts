@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { encode as encodePng } from 'fast-png';
 import { encode as encodeJpeg } from 'jpeg-js';
 import { GifWriter } from 'omggif';
@@ -194,7 +195,7 @@ describe('PDF renditions for preview', () => {
   it('makes the text rendition in a file worker, whose thread loads the fonts itself', async () => {
     const pool = createWorkerPool({ size: 1, memoryMb: 256, timeoutMs: 60_000 });
     try {
-      const pdf = await renderPdf(pool, new TextEncoder().encode(INTERNATIONAL_NAMES.join('\n')), { extension: 'txt', fileName: 'names.txt' });
+      const pdf = await renderPdf(pool, new TextEncoder().encode(INTERNATIONAL_NAMES.join('\n')), { extension: 'txt', fileName: 'names.txt' }, randomUUID());
       const [page] = await pdfLines(pdf!);
       expect(page!.slice(1)).toEqual([...INTERNATIONAL_NAMES]);
     } finally {
