@@ -161,8 +161,10 @@ export function tiffFirstValue(view: DataView, entry: number, little: boolean): 
   }
 }
 
-// TIFF pages form a chain of IFDs; a chain that loops or never ends is cut (no real fax has 10000 pages).
+// TIFF pages form a chain of IFDs; a chain that loops or never ends is cut (no real fax has 10000 pages,
+// nor a million tags: overlapping IFDs of 65535 entries each would otherwise hold the API's thread).
 const MAX_TIFF_PAGES = 10_000;
+const MAX_TIFF_ENTRIES = 1_000_000;
 
 export interface TiffPage extends FrameSize {
   // EXIF orientation tag (274), as stored.
@@ -170,16 +172,18 @@ export interface TiffPage extends FrameSize {
 }
 
 // Every page of the IFD chain with a width and a height; `complete` is false when the chain loops, runs
-// past the end of the file or past MAX_TIFF_PAGES (a decoder following it would never stop).
+// past the end of the file or past the limits above (the renditions then refuse to hand it to a decoder).
 export function tiffPageChain(view: DataView): { pages: TiffPage[]; complete: boolean } {
   const little = view.getUint16(0) === 0x4949;
   const u16 = (at: number) => view.getUint16(at, little);
   const u32 = (at: number) => view.getUint32(at, little);
   const pages: TiffPage[] = [];
   const seen = new Set<number>();
+  let entries = 0;
   try {
     for (let ifd = u32(4); ifd !== 0; ifd = u32(ifd + 2 + u16(ifd) * 12)) {
-      if (seen.has(ifd) || seen.size >= MAX_TIFF_PAGES) return { pages, complete: false };
+      entries += u16(ifd);
+      if (seen.has(ifd) || seen.size >= MAX_TIFF_PAGES || entries > MAX_TIFF_ENTRIES) return { pages, complete: false };
       seen.add(ifd);
       const page: Partial<TiffPage> = {};
       for (let i = 0, entry = ifd + 2; i < u16(ifd); i++, entry += 12) {
