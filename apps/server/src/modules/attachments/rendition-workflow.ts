@@ -44,7 +44,7 @@ export function renditionWorkflow(deps: { blobs: BlobStore; files: WorkerPool })
     if (!row || row.currentBlobId !== blobId) return;
     const bytes = await deps.blobs.get(blobId);
     const extension = renderableExtension(row.mimeType);
-    const pdf = extension ? await renderPdf(deps.files, bytes, { extension, fileName: row.fileName }).catch(() => null) : null;
+    const pdf = extension ? await renderPdf(deps.files, bytes, { extension, fileName: row.fileName }, row.organizationId).catch(() => null) : null;
     // Stopped (lease lost, shutdown) rather than failed: the next worker renders it.
     ctx.signal.throwIfAborted();
     if (!pdf) {

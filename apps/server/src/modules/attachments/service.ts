@@ -136,7 +136,7 @@ export async function upload(deps: AttachmentsDeps, caller: Caller, messageId: s
   if (!verdict.clean) await refuseInfected(deps, caller, messageId, verdict.signature, file.bytes.length);
   const detected = detectFileType(file.bytes, file.fileName);
   if (!detected.ok) throw badRequest(detected.message);
-  await inspectUpload(deps.files, file.bytes, detected);
+  await inspectUpload(deps.files, file.bytes, detected, caller.organizationId);
   const now = deps.now();
   const row = await deps.db.transaction(async (tx) => {
     await ownDraft(tx, caller, messageId, true);
@@ -310,7 +310,7 @@ export async function transform(deps: AttachmentsDeps, caller: Caller, messageId
   const bytes = await transformPdfInWorker(deps.files, source.bytes, {
     rotations: body.rotations.map((r) => ({ page: r.page - 1, degrees: r.degrees })),
     deletions: body.deletions.map((page) => page - 1),
-  });
+  }, caller.organizationId);
   return replaceWithPdf(deps, caller, row, { bytes }, 'AttachmentTransformed');
 }
 
@@ -349,7 +349,7 @@ export async function convert(deps: AttachmentsDeps, caller: Caller, messageId: 
   ]);
   const patient = cdaPatientOf(patientRow);
   // An encrypted or damaged PDF is never wrapped (uploads refuse them; an older one may remain): the upload's messages.
-  await inspectUpload(deps.files, pdf.bytes, { extension: 'pdf', kind: 'pdf' });
+  await inspectUpload(deps.files, pdf.bytes, { extension: 'pdf', kind: 'pdf' }, caller.organizationId);
   const now = deps.now();
   const author = { fullName: user ? `${user.firstName} ${user.lastName}` : caller.session.userName, userId: caller.session.userId };
   const xml = buildXdsSdDocument({

@@ -9,11 +9,25 @@ import { blobs } from '../../db/schema/blobs.ts';
 import { attachments, messages } from '../../db/schema/messages.ts';
 import { workflows } from '../../db/schema/workflows.ts';
 import { createBlobStore } from '../../platform/blobs/blob-store.ts';
-import { brokenXrefPdf, encryptedPdf, faxTiff, pngBomb, simplePdf, truncatedPdf } from '../../platform/files/sample-files.ts';
+import {
+  apngFrameBomb,
+  bmpHeader,
+  brokenXrefPdf,
+  encryptedPdf,
+  faxTiff,
+  gifFrameBomb,
+  jpegSecondFrameBomb,
+  pngBomb,
+  simplePdf,
+  tiffOutOfLineSecondPage,
+  truncatedPdf,
+  webpHeader,
+} from '../../platform/files/sample-files.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, uploadAttachment, useTestApp, type TestContext } from '../../test/app.ts';
 import * as q from './queries.ts';
+import { enqueueRendition } from './rendition-workflow.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -95,6 +109,52 @@ describe('uploads that must be refused before anything decodes them', () => {
     expect(tooManyInAll.statusCode).toBe(400);
     expect(tooManyInAll.json()).toEqual({ message: attachmentMessages.imageTooLargeInAll });
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments).toEqual([]);
+  });
+
+  it('refuses the 35-byte GIF whose 65535 x 65535 frame sits in a 100 x 100 screen, and every other image with a frame or page over the budget', async () => {
+    const draftId = await h.newDraft();
+    // As the outside probe sent it: the screen, one frame descriptor, 8 bytes of LZW data, the trailer.
+    const gif = new Uint8Array([
+      ...new TextEncoder().encode('GIF89a'), 100, 0, 100, 0, 0, 0, 0,
+      0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0,
+      2, 8, 0x84, 0x8f, 0xa9, 0xcb, 0xed, 0x0f, 0xa3, 0x9c, 0, 0x3b,
+    ]);
+    expect(gif.length).toBe(35);
+    const hugeJpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x0b, 8, 0xfd, 0xe8, 0xfd, 0xe8, 1, 1, 0x11, 0, 0xff, 0xd9]);
+    const bombs: [string, Uint8Array][] = [
+      ['chart.gif', gif],
+      ['fax.tif', tiffOfPages([{ width: 1728, height: 2200 }, { width: 60_000, height: 60_000 }])],
+      ['fax.tiff', tiffOutOfLineSecondPage(60_000, 60_000)],
+      ['photo.png', pngBomb(60_000, 60_000)],
+      ['animation.png', apngFrameBomb(60_000, 60_000)],
+      ['photo.jpg', hugeJpeg],
+      ['scan.jpeg', jpegSecondFrameBomb(65_000, 65_000)],
+    ];
+    const before = await h.counts();
+    for (const [fileName, bytes] of bombs) {
+      const res = await h.upload(draftId, fileName, bytes);
+      expect(res.statusCode, fileName).toBe(400);
+      expect(res.json(), fileName).toEqual({ message: 'This image is too large to process (over 50 megapixels). Reduce its size and attach it again.' });
+    }
+    // WebP and BMP are no accepted type, whatever their size; under an accepted name their content gives them away.
+    expect((await h.upload(draftId, 'photo.webp', webpHeader('VP8X', 60_000, 60_000))).json()).toEqual({ message: attachmentMessages.unsupportedType('.webp') });
+    expect((await h.upload(draftId, 'scan.bmp', bmpHeader(60_000, 60_000))).json()).toEqual({ message: attachmentMessages.unsupportedType('.bmp') });
+    expect((await h.upload(draftId, 'photo.png', webpHeader('VP8L', 16_384, 16_384))).json()).toEqual({ message: attachmentMessages.contentMismatch('photo.png', 'png') });
+    expect((await h.upload(draftId, 'scan.gif', bmpHeader(60_000, 60_000))).json()).toEqual({ message: attachmentMessages.contentMismatch('scan.gif', 'gif') });
+    // Nothing stored and no rendition queued: no decoder was ever asked.
+    expect(await h.counts()).toEqual(before);
+    expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments).toEqual([]);
+  });
+
+  it('fails the rendition of a GIF frame bomb stored before uploads read every frame, without decoding it', async () => {
+    const draftId = await h.newDraft();
+    const row = await h.storedBefore(draftId, 'old-chart.gif', gifFrameBomb(), 'image/gif');
+    await enqueueRendition(t.handle.db, row);
+    expect(await h.runWorkflows()).toBeGreaterThan(0);
+    const [stored] = await t.handle.db.select().from(attachments).where(eq(attachments.id, row.id));
+    expect(stored!.previewStatus).toBe('Failed');
+    const preview = await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}/attachments/${row.id}`);
+    expect(preview.json()).toEqual({ message: previewMessages.failed });
   });
 
   it('accepts a long fax within the budget and renders every page', async () => {

@@ -40,7 +40,7 @@ const versionTaken = () => fieldError('version', text.versionTaken);
 const sanitizeModule = new URL('./sanitize.ts', import.meta.url).href;
 
 async function sanitizeInWorker(deps: EulasDeps, html: string): Promise<string> {
-  const result = await deps.files.run<SanitizedTerms>({ module: sanitizeModule, fn: 'sanitizeTermsDocument', args: [html] }).catch((error: unknown) => {
+  const result = await deps.files.run<SanitizedTerms>({ module: sanitizeModule, fn: 'sanitizeTermsDocument', args: [html], organizationId: null }).catch((error: unknown) => {
     if (error instanceof WorkerFailure) throw fieldError('file', text.htmlTooComplex);
     throw error;
   });

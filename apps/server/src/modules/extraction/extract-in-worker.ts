@@ -59,11 +59,11 @@ export const nothingFound = () => ({
 });
 export const unreadable = (elapsedMs: number): ExtractionResult => ({ ...nothingFound(), elapsedMs, noText: false, error: true, ocrPages: [] });
 
-// The run in a worker of the pool; a PDF that ends its worker (memory, time) is unreadable, like a broken one.
-export async function extractInWorker(pool: WorkerPool, bytes: Uint8Array, today: Date): Promise<ExtractionResult> {
+// The run in a worker of the pool, in the organization's turn; a PDF that ends its worker (memory, time) is unreadable, like a broken one.
+export async function extractInWorker(pool: WorkerPool, bytes: Uint8Array, today: Date, organizationId: string): Promise<ExtractionResult> {
   const started = performance.now();
   try {
-    return await pool.run<ExtractionResult>({ module: extractorModule, fn: 'extractPatientWithOcr', args: [bytes, today] });
+    return await pool.run<ExtractionResult>({ module: extractorModule, fn: 'extractPatientWithOcr', args: [bytes, today], organizationId });
   } catch (error) {
     if (error instanceof WorkerFailure) return unreadable(Math.round(performance.now() - started));
     throw error;

@@ -24,7 +24,7 @@ export async function enqueueExtraction(tx: DbOrTx, run: { id: string; organizat
 // Reads the patient from the attachment's PDF and records the run's outcome and measures. A PDF that
 // cannot be read is Failed at once (a retry would fail the same way); other errors are retried, and the
 // run is marked Failed on the last attempt so the client's polling ends.
-export function extractionWorkflow(deps: { blobs: BlobStore; extract: (pdf: Uint8Array, today: Date) => Promise<ExtractionResult> }): WorkflowHandler {
+export function extractionWorkflow(deps: { blobs: BlobStore; extract: (pdf: Uint8Array, today: Date, organizationId: string) => Promise<ExtractionResult> }): WorkflowHandler {
   return async (ctx) => {
     const { extractionId } = ctx.workflow.payload as unknown as ExtractionPayload;
     const run = await q.findByIdUnscoped(ctx.db, extractionId);
@@ -37,7 +37,7 @@ export function extractionWorkflow(deps: { blobs: BlobStore; extract: (pdf: Uint
         await failed();
         return;
       }
-      const result = await deps.extract(await deps.blobs.get(blobId), ctx.now());
+      const result = await deps.extract(await deps.blobs.get(blobId), ctx.now(), run.organizationId);
       ctx.signal.throwIfAborted();
       await q.updateIfProcessing(ctx.db, run.id, {
         status: result.error ? 'Failed' : 'Completed',

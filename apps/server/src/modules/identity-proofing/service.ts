@@ -155,7 +155,7 @@ export async function submitDocument(deps: IdentityProofingDeps, caller: OrgCall
   if (!verdict.clean) await refuseInfected(deps, caller, verdict.signature, file.bytes.length);
   const detected = detectFileType(file.bytes, file.fileName);
   if (!detected.ok || (detected.kind !== 'image' && detected.kind !== 'pdf')) throw badRequest(identityMessages.documentType, { file: [identityMessages.documentType] });
-  await inspectUpload(deps.files, file.bytes, detected);
+  await inspectUpload(deps.files, file.bytes, detected, caller.organizationId);
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
     const stored = await deps.blobs.put(file.bytes, { organizationId: caller.organizationId }, tx);

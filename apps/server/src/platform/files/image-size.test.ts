@@ -7,7 +7,8 @@ import { encode as encodePng } from 'fast-png';
 import { logoMessages } from '@clinicrelay/contracts/logos.ts';
 import { imageBudgetRefusal, imageOrientations, imagePageSizes } from './image-size.ts';
 import { checkLogo } from './logo.ts';
-import { faxTiff, pngBomb, withExifOrientation } from './sample-files.ts';
+import { imageFrames } from './image-frames.ts';
+import { apngFrameBomb, bmpHeader, faxTiff, gifFrameBomb, jpegSecondFrameBomb, pngBomb, tiffOutOfLineSecondPage, webpHeader, withExifOrientation } from './sample-files.ts';
 
 const tiffHeaders = (pages: [number, number][]) =>
   new Uint8Array(UTIF.encode(pages.map(([width, height]) => ({ t256: [width], t257: [height], t258: [1], t259: [1], t262: [0], t273: [0], t277: [1], t278: [height], t279: [0] })) as unknown as IFD[]));
@@ -97,3 +98,48 @@ describe('EXIF orientation', () => {
     expect(() => checkLogo({ fileName: 'logo.jpg', bytes: withExifOrientation(jpeg(700, 300), 6) }, 'logo')).toThrow(logoMessages.tooHigh);
   });
 });
+
+describe('the pixel budget holds every frame of every image format', () => {
+  const tooLarge = attachmentMessages.imageTooLarge;
+
+  it('reads a GIF frame larger than its screen: the 35-byte GIF of a 65535 x 65535 frame in a 100 x 100 screen', () => {
+    const gif = gifFrameBomb();
+    expect(gif.length).toBe(35);
+    expect(imageFrames(gif)).toEqual([{ width: 100, height: 100 }, { width: 65_535, height: 65_535 }]);
+    expect(imageBudgetRefusal(gif, 'gif')).toBe(tooLarge);
+  });
+
+  it('reads every frame of an animated GIF, past extensions and colour tables', () => {
+    const gif = new Uint8Array(1024);
+    const writer = new GifWriter(gif, 20, 10, { palette: [0xffffff, 0x000000], loop: 0 });
+    writer.addFrame(0, 0, 20, 10, new Array(200).fill(1), { delay: 10 });
+    writer.addFrame(5, 5, 4, 3, new Array(12).fill(0), { delay: 10, palette: [0xff0000, 0x00ff00] });
+    expect(imageFrames(gif.subarray(0, writer.end()))).toEqual([{ width: 20, height: 10 }, { width: 20, height: 10 }, { width: 4, height: 3 }]);
+    expect(imageBudgetRefusal(gif.subarray(0, writer.end()), 'gif')).toBeUndefined();
+  });
+
+  it('reads an animated PNG frame, a JPEG frame header after the first scan, and TIFF values stored out of line', () => {
+    expect(imageFrames(apngFrameBomb(60_000, 60_000))).toEqual([{ width: 10, height: 10 }, { width: 60_000, height: 60_000 }]);
+    expect(imageBudgetRefusal(apngFrameBomb(60_000, 60_000), 'png')).toBe(tooLarge);
+    expect(imageBudgetRefusal(apngFrameBomb(10, 10), 'png')).toBeUndefined();
+    expect(imageFrames(jpegSecondFrameBomb(65_000, 65_000))).toEqual([{ width: 100, height: 100 }, { width: 65_000, height: 65_000 }]);
+    expect(imageBudgetRefusal(jpegSecondFrameBomb(65_000, 65_000), 'jpg')).toBe(tooLarge);
+    expect(imageFrames(tiffOutOfLineSecondPage(60_000, 60_000))).toMatchObject([{ width: 1728, height: 2200 }, { width: 60_000, height: 60_000 }]);
+    expect(imageBudgetRefusal(tiffOutOfLineSecondPage(60_000, 60_000), 'tif')).toBe(tooLarge);
+    expect(imageBudgetRefusal(tiffOutOfLineSecondPage(1728, 2200), 'tif')).toBeUndefined();
+  });
+
+  it('reads WebP and BMP headers from the bytes, whatever the name says', () => {
+    expect(imageFrames(webpHeader('VP8X', 30_000, 30_000))).toEqual([{ width: 30_000, height: 30_000 }]);
+    expect(imageFrames(webpHeader('VP8L', 16_384, 16_384))).toEqual([{ width: 16_384, height: 16_384 }]);
+    expect(imageFrames(bmpHeader(40_000, -40_000))).toEqual([{ width: 40_000, height: 40_000 }]);
+    expect(imageBudgetRefusal(webpHeader('VP8X', 30_000, 30_000), 'png')).toBe(tooLarge);
+    expect(imageBudgetRefusal(bmpHeader(40_000, 40_000), 'gif')).toBe(tooLarge);
+    expect(imageBudgetRefusal(bmpHeader(640, 480), 'png')).toBeUndefined();
+  });
+
+  it('never reads a text file as an image', () => {
+    expect(imageBudgetRefusal(new TextEncoder().encode('BM clinic notes: follow up in two weeks.'), 'txt')).toBeUndefined();
+  });
+});
+

@@ -1,9 +1,11 @@
 import { attachmentMessages, MAX_IMAGE_PIXELS, MAX_IMAGE_TOTAL_PIXELS, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
+import { imageFrames, tiffPageChain, type FrameSize } from './image-frames.ts';
 
 // Image dimensions read from the headers only (PNG IHDR, JPEG SOF, GIF logical screen, every TIFF
-// page's IFD), so an image's size is known before anything allocates its pixels. The EXIF orientation
-// (JPEG APP1, PNG eXIf, TIFF tag 274) is read with it: a phone photo of a page is stored landscape and
-// tagged "rotate 90°", and every size given out here is the size as shown, upright.
+// page's IFD), so an image's size is known before anything allocates its pixels; the pixel budget reads
+// every frame (image-frames.ts). The EXIF orientation (JPEG APP1, PNG eXIf, TIFF tag 274) is read with
+// it: a phone photo of a page is stored landscape and tagged "rotate 90°", and every size given out here
+// is the size as shown, upright.
 
 export interface PixelSize {
   width: number;
@@ -127,44 +129,22 @@ function jpegSize(bytes: Uint8Array, view: DataView): StoredSize[] | undefined {
   return undefined;
 }
 
-// TIFF pages form a chain of IFDs; a chain that loops or never ends is cut (no real fax has 10000 pages).
-const MAX_TIFF_PAGES = 10_000;
-
 function tiffSizes(view: DataView): StoredSize[] | undefined {
-  const little = view.getUint16(0) === 0x4949;
-  const u16 = (at: number) => view.getUint16(at, little);
-  const u32 = (at: number) => view.getUint32(at, little);
-  const pages: StoredSize[] = [];
-  const seen = new Set<number>();
-  try {
-    for (let ifd = u32(4); ifd !== 0; ifd = u32(ifd + 2 + u16(ifd) * 12)) {
-      if (seen.has(ifd) || seen.size >= MAX_TIFF_PAGES) break;
-      seen.add(ifd);
-      const size: Partial<PixelSize> = {};
-      let orientation: Orientation = 1;
-      for (let i = 0, entry = ifd + 2; i < u16(ifd); i++, entry += 12) {
-        const tag = u16(entry);
-        if (tag !== 256 && tag !== 257 && tag !== 274) continue;
-        // SHORT (3) or LONG (4), held in the entry itself.
-        const value = u16(entry + 2) === 3 ? u16(entry + 8) : u32(entry + 8);
-        if (tag === 256) size.width = value;
-        else if (tag === 257) size.height = value;
-        else orientation = asOrientation(value);
-      }
-      if (size.width !== undefined && size.height !== undefined) pages.push({ width: size.width, height: size.height, orientation });
-    }
-  } catch (error) {
-    // A chain that runs off the end still counts the pages read before it.
-    if (!(error instanceof RangeError) || pages.length === 0) throw error;
-  }
-  return pages.length > 0 ? pages : undefined;
+  const { pages } = tiffPageChain(view);
+  return pages.length > 0 ? pages.map((page) => ({ width: page.width, height: page.height, orientation: asOrientation(page.orientation) })) : undefined;
 }
+
+const imageExtensions: ReadonlySet<SupportedExtension> = new Set(['png', 'jpg', 'jpeg', 'gif', 'tif', 'tiff']);
+
+const pixels = (frame: FrameSize) => Math.abs(frame.width * frame.height);
 
 // The refusal text for an image over the pixel budget, per page and in all; undefined when it fits.
 export function imageBudgetRefusal(bytes: Uint8Array, extension: SupportedExtension): string | undefined {
-  const pages = imagePageSizes(bytes, extension);
-  if (!pages) return undefined;
-  if (pages.some((p) => p.width * p.height > MAX_IMAGE_PIXELS)) return attachmentMessages.imageTooLarge;
-  if (pages.reduce((sum, p) => sum + p.width * p.height, 0) > MAX_IMAGE_TOTAL_PIXELS) return attachmentMessages.imageTooLargeInAll;
+  if (!imageExtensions.has(extension)) return undefined;
+  // Every frame the decoders would allocate, whatever the format the bytes really are.
+  const frames = imageFrames(bytes);
+  if (!frames) return undefined;
+  if (frames.some((frame) => pixels(frame) > MAX_IMAGE_PIXELS)) return attachmentMessages.imageTooLarge;
+  if (frames.reduce((sum, frame) => sum + pixels(frame), 0) > MAX_IMAGE_TOTAL_PIXELS) return attachmentMessages.imageTooLargeInAll;
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { encode as encodePng } from 'fast-png';
 import { encode as encodeJpeg } from 'jpeg-js';
 import { GifWriter } from 'omggif';
@@ -5,6 +6,7 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { getDocument, ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import UTIF, { type IFD } from 'utif';
 import { describe, expect, it } from 'vitest';
+import { attachmentMessages } from '@clinicrelay/contracts/attachments.ts';
 import { AppError } from '../errors.ts';
 import { INTERNATIONAL_NAMES, pdfLines } from '../../test/pdf-lines.ts';
 import { describeWithFixtures, fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
@@ -12,7 +14,7 @@ import { createWorkerPool } from '../workers/worker-pool.ts';
 import { renderPdf } from './file-jobs.ts';
 import { detectFileType } from './file-types.ts';
 import { makePdfRendition, pdfPageCount, transformPdf } from './renditions.ts';
-import { withExifOrientation } from './sample-files.ts';
+import { apngFrameBomb, gifFrameBomb, tiffOutOfLineSecondPage, withExifOrientation } from './sample-files.ts';
 
 const dischargeSummary = fixture('pdf/ud-sample.pdf');
 const labResult = fixture('pdf/lab-result-164947.pdf');
@@ -124,6 +126,30 @@ describe('PDF renditions for preview', () => {
     expect([...image!.data.subarray(0, 12)]).toEqual([0, 0, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]);
   });
 
+  it('refuses an image whose frame or page is over the budget before decoding it, whoever stored it', async () => {
+    for (const [bytes, extension] of [
+      [gifFrameBomb(), 'gif'],
+      [apngFrameBomb(60_000, 60_000), 'png'],
+      [tiffOutOfLineSecondPage(60_000, 60_000), 'tif'],
+    ] as const) {
+      const refusal = await makePdfRendition(bytes, { extension, fileName: `stored.${extension}` }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(AppError);
+      expect(refusal).toMatchObject({ statusCode: 400, message: attachmentMessages.imageTooLarge });
+    }
+  });
+
+  it('fails a TIFF whose page chain loops back on itself instead of following it for ever', async () => {
+    const tiff = twoPageTiff();
+    const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+    const little = view.getUint16(0) === 0x4949;
+    const first = view.getUint32(4, little);
+    // The last page's next-page offset points back at the first page.
+    let last = first;
+    for (let next = first; next !== 0; next = view.getUint32(next + 2 + view.getUint16(next, little) * 12, little)) last = next;
+    view.setUint32(last + 2 + view.getUint16(last, little) * 12, first, little);
+    await expect(makePdfRendition(tiff, { extension: 'tif', fileName: 'looping.tif' })).rejects.toThrow('The TIFF page chain is broken.');
+  });
+
   it('turns every page of a multi-page TIFF (a fax) into a PDF page', async () => {
     const pdf = await renditionPdf(twoPageTiff(), 'incoming-fax.tif');
     expect(pdf.getPageCount()).toBe(2);
@@ -194,7 +220,7 @@ describe('PDF renditions for preview', () => {
   it('makes the text rendition in a file worker, whose thread loads the fonts itself', async () => {
     const pool = createWorkerPool({ size: 1, memoryMb: 256, timeoutMs: 60_000 });
     try {
-      const pdf = await renderPdf(pool, new TextEncoder().encode(INTERNATIONAL_NAMES.join('\n')), { extension: 'txt', fileName: 'names.txt' });
+      const pdf = await renderPdf(pool, new TextEncoder().encode(INTERNATIONAL_NAMES.join('\n')), { extension: 'txt', fileName: 'names.txt' }, randomUUID());
       const [page] = await pdfLines(pdf!);
       expect(page!.slice(1)).toEqual([...INTERNATIONAL_NAMES]);
     } finally {

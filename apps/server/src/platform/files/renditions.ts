@@ -16,10 +16,11 @@ import {
   type PDFRef,
 } from 'pdf-lib';
 import UTIF, { type IFD } from 'utif';
-import { attachmentMessages, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
+import { attachmentMessages, MAX_IMAGE_PIXELS, type SupportedExtension } from '@clinicrelay/contracts/attachments.ts';
 import { badRequest } from '../errors.ts';
 import { PdfText } from '../pdf/text.ts';
 import { decodeText } from './file-types.ts';
+import { tiffPageChain } from './image-frames.ts';
 import { asOrientation, imageBudgetRefusal, imageOrientations, type Orientation } from './image-size.ts';
 
 // US Letter in points: what US clinics print and fax on, so every preview page has one predictable size.
@@ -188,9 +189,18 @@ function compactPixels({ width, height, rgba }: Raster): { data: Uint8Array; col
   return { data: bits, colorSpace: 'DeviceGray', bitsPerComponent: 1 };
 }
 
+// The decoder's own reading of a frame's size, held to the budget just before it allocates the pixels
+// (the upload's header check reads the same fields; this holds whatever the two might read differently).
+function assertWithinBudget(width: unknown, height: unknown): void {
+  const pixels = Math.abs(Number(width) * Number(height));
+  if (!(pixels <= MAX_IMAGE_PIXELS)) throw badRequest(attachmentMessages.imageTooLarge);
+}
+
 // A GIF in a document is a still image: only its first frame is kept.
 function gifFirstFrame(bytes: Uint8Array): Raster {
   const gif = new GifReader(bytes);
+  assertWithinBudget(gif.width, gif.height);
+  for (let frame = 0; frame < gif.numFrames(); frame++) assertWithinBudget(gif.frameInfo(frame).width, gif.frameInfo(frame).height);
   const rgba = new Uint8Array(gif.width * gif.height * 4);
   gif.decodeAndBlitFrameRGBA(0, rgba);
   return { width: gif.width, height: gif.height, rgba, dpi: SCREEN_DPI, orientation: 1 };
@@ -201,8 +211,11 @@ function gifFirstFrame(bytes: Uint8Array): Raster {
 function* tiffPages(bytes: Uint8Array): Generator<Raster> {
   // UTIF reads offsets from the ArrayBuffer's start, so hand it a buffer of its own.
   const buffer = bytes.slice().buffer;
+  // UTIF follows the page chain without end: a chain that loops is refused before it is handed over.
+  if (!tiffPageChain(new DataView(buffer)).complete) throw new Error('The TIFF page chain is broken.');
   const ifds = UTIF.decode(buffer).filter((ifd) => ifd.t256 !== undefined && ((firstNumber(ifd.t254) ?? 0) & 1) === 0);
   if (ifds.length === 0) throw new Error('The TIFF file holds no image.');
+  for (const ifd of ifds) assertWithinBudget(firstValue(ifd.t256), firstValue(ifd.t257));
   for (const ifd of ifds) {
     UTIF.decodeImage(buffer, ifd);
     const rgba = UTIF.toRGBA8(ifd);
@@ -210,6 +223,9 @@ function* tiffPages(bytes: Uint8Array): Generator<Raster> {
     yield { width: ifd.width, height: ifd.height, rgba, dpi: tiffDpi(ifd), orientation: asOrientation(firstNumber(ifd.t274)) };
   }
 }
+
+// The first value of a tag as the decoder uses it (an array, or bytes for BYTE and UNDEFINED tags).
+const firstValue = (value: unknown): unknown => (Array.isArray(value) || value instanceof Uint8Array ? value[0] : value);
 
 const firstNumber = (value: unknown): number | undefined =>
   Array.isArray(value) && typeof value[0] === 'number' ? value[0] : undefined;

@@ -187,3 +187,117 @@ export function withExifOrientation(image: Uint8Array, orientation: number): Uin
   const afterHeader = 33;
   return new Uint8Array(Buffer.concat([bytes.subarray(0, afterHeader), pngChunk('eXIf', exif), bytes.subarray(afterHeader)]));
 }
+
+// --- Images whose frames announce more than their first header -----------------------------------
+
+// The GIF of the outside probe, 35 bytes: a 100 x 100 screen holding one 65535 x 65535 frame (a frame
+// may be larger than the screen; decoders allocate the frame).
+export function gifFrameBomb(): Uint8Array {
+  const screen = [...Buffer.from('GIF89a', 'latin1'), 100, 0, 100, 0, 0, 0, 0];
+  const frame = [0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0];
+  // LZW code size 2, one sub-block of 8 bytes, its end, the trailer.
+  return new Uint8Array([...screen, ...frame, 2, 8, 0x84, 0x8f, 0xa9, 0xcb, 0xed, 0x0f, 0xa3, 0x9c, 0, 0x3b]);
+}
+
+// An animated PNG: a 10 x 10 default image, then a frame control chunk announcing width x height.
+export function apngFrameBomb(width: number, height: number): Uint8Array {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(10, 0);
+  ihdr.writeUInt32BE(10, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  const actl = Buffer.alloc(8);
+  actl.writeUInt32BE(1, 0);
+  const fctl = Buffer.alloc(26);
+  fctl.writeUInt32BE(0, 0);
+  fctl.writeUInt32BE(width, 4);
+  fctl.writeUInt32BE(height, 8);
+  const rows = deflateSync(Buffer.alloc(11 * 10));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      pngChunk('IHDR', ihdr),
+      pngChunk('acTL', actl),
+      pngChunk('fcTL', fctl),
+      pngChunk('IDAT', rows),
+      pngChunk('IEND', new Uint8Array(0)),
+    ]),
+  );
+}
+
+// A JPEG whose first frame header is 100 x 100 and a second one, after the first scan, width x height.
+export function jpegSecondFrameBomb(width: number, height: number): Uint8Array {
+  const sof = (marker: number, w: number, h: number) => [0xff, marker, 0x00, 0x0b, 8, h >> 8, h & 0xff, w >> 8, w & 0xff, 1, 1, 0x11, 0];
+  const sos = [0xff, 0xda, 0x00, 0x08, 1, 1, 0, 0, 0x3f, 0];
+  // Entropy-coded bytes, with a stuffed 0xFF and a restart marker as real scans have.
+  const scan = [0x12, 0x34, 0xff, 0x00, 0x56, 0xff, 0xd0, 0x78];
+  return new Uint8Array([0xff, 0xd8, ...sof(0xc0, 100, 100), ...sos, ...scan, ...sof(0xc2, width, height), ...sos, ...scan, 0xff, 0xd9]);
+}
+
+// A little-endian TIFF of a 1728 x 2200 page, then a page whose width and height are stored as TIFF
+// decoders also read them: SHORT values held out of line (three of them, at an offset), the first one counts.
+export function tiffOutOfLineSecondPage(width: number, height: number): Uint8Array {
+  const tiff = Buffer.alloc(128);
+  tiff.write('II', 0, 'latin1');
+  tiff.writeUInt16LE(42, 2);
+  tiff.writeUInt32LE(8, 4);
+  const entry = (at: number, tag: number, type: number, count: number, value: number) => {
+    tiff.writeUInt16LE(tag, at);
+    tiff.writeUInt16LE(type, at + 2);
+    tiff.writeUInt32LE(count, at + 4);
+    tiff.writeUInt32LE(value, at + 8);
+  };
+  // Page 1 at 8: two LONG entries, then the offset of page 2 (38).
+  tiff.writeUInt16LE(2, 8);
+  entry(10, 256, 4, 1, 1728);
+  entry(22, 257, 4, 1, 2200);
+  tiff.writeUInt32LE(38, 34);
+  // Page 2 at 38: width and height as three SHORTs each, at 80 and 88; no page after it.
+  tiff.writeUInt16LE(2, 38);
+  entry(40, 256, 3, 3, 80);
+  entry(52, 257, 3, 3, 88);
+  tiff.writeUInt32LE(0, 64);
+  tiff.writeUInt16LE(width, 80);
+  tiff.writeUInt16LE(height, 88);
+  return new Uint8Array(tiff);
+}
+
+const riffChunk = (type: string, data: Buffer) => {
+  const header = Buffer.alloc(8);
+  header.write(type, 0, 'latin1');
+  header.writeUInt32LE(data.length, 4);
+  return Buffer.concat([header, data, Buffer.alloc(data.length & 1)]);
+};
+
+const uint24 = (value: number) => Buffer.from([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff]);
+
+// A WebP header only: an extended (VP8X) canvas, or a lossless (VP8L) image, of width x height.
+export function webpHeader(kind: 'VP8X' | 'VP8L', width: number, height: number): Uint8Array {
+  const chunk =
+    kind === 'VP8X'
+      ? riffChunk('VP8X', Buffer.concat([Buffer.alloc(4), uint24(width - 1), uint24(height - 1)]))
+      : riffChunk('VP8L', (() => {
+          const data = Buffer.alloc(5);
+          data[0] = 0x2f;
+          data.writeUInt32LE(((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14), 1);
+          return data;
+        })());
+  const riff = Buffer.alloc(12);
+  riff.write('RIFF', 0, 'latin1');
+  riff.writeUInt32LE(4 + chunk.length, 4);
+  riff.write('WEBP', 8, 'latin1');
+  return new Uint8Array(Buffer.concat([riff, chunk]));
+}
+
+// A BMP header only (BITMAPINFOHEADER, 24 bits per pixel) announcing width x height.
+export function bmpHeader(width: number, height: number): Uint8Array {
+  const bmp = Buffer.alloc(54);
+  bmp.write('BM', 0, 'latin1');
+  bmp.writeUInt32LE(54, 2);
+  bmp.writeUInt32LE(54, 10);
+  bmp.writeUInt32LE(40, 14);
+  bmp.writeInt32LE(width, 18);
+  bmp.writeInt32LE(height, 22);
+  bmp.writeUInt16LE(1, 26);
+  bmp.writeUInt16LE(24, 28);
+  return new Uint8Array(bmp);
+}

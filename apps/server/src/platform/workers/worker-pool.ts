@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 // that takes too long or too much memory ends its worker, and the caller gets a WorkerFailure.
 
 export interface WorkerPoolOptions {
-  // Threads kept for file work; jobs beyond them wait their turn.
+  // Threads kept for file work; jobs beyond them wait their organization's turn.
   size: number;
   // Memory a job may use: the thread's JS heap (resourceLimits), and the process's resident memory
   // growth while the job runs (decoded pixels live in ArrayBuffers, outside the heap).
@@ -30,6 +30,9 @@ export interface WorkerTask {
   args: unknown[];
   // Buffers of the arguments the caller no longer needs: moved to the worker instead of copied.
   transfer?: ArrayBuffer[];
+  // Whose work this is: waiting jobs are taken in turn across organizations (null: the system's own work,
+  // a turn of its own), so one organization's backlog never holds back another's next job.
+  organizationId: string | null;
 }
 
 export interface WorkerPool {
@@ -61,9 +64,28 @@ function revive(error: NonNullable<Reply['error']>): Error {
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const idle: Worker[] = [];
   const busy = new Set<Worker>();
-  const queue: Job[] = [];
+  // Waiting jobs per organization (first come first served within one), and the turn each was last served.
+  const waiting = new Map<string, Job[]>();
+  const lastServed = new Map<string, number>();
+  let turn = 0;
   let nextId = 1;
   let closed = false;
+
+  // The next job of the organization served longest ago (never served first; ties: waiting longest).
+  const takeNext = (): Job | undefined => {
+    let chosen: string | undefined;
+    let oldest = Infinity;
+    for (const key of waiting.keys()) {
+      const served = lastServed.get(key) ?? -1;
+      if (served < oldest) [chosen, oldest] = [key, served];
+    }
+    if (chosen === undefined) return undefined;
+    const lane = waiting.get(chosen)!;
+    const job = lane.shift()!;
+    if (lane.length === 0) waiting.delete(chosen);
+    lastServed.set(chosen, ++turn);
+    return job;
+  };
 
   const spawn = () =>
     new Worker(entry, {
@@ -73,8 +95,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
 
   const dispatch = () => {
-    while (!closed && queue.length > 0 && busy.size < options.size) {
-      const job = queue.shift()!;
+    while (!closed && waiting.size > 0 && busy.size < options.size) {
+      const job = takeNext()!;
       const worker = idle.pop() ?? spawn();
       busy.add(worker);
       // Only a thread with work keeps the process alive.
@@ -125,13 +147,18 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     run<T>(task: WorkerTask) {
       if (closed) return Promise.reject(new WorkerFailure('crash'));
       return new Promise<T>((resolve, reject) => {
-        queue.push({ ...task, resolve, reject });
+        const key = task.organizationId ?? '';
+        const lane = waiting.get(key);
+        const job = { ...task, resolve, reject };
+        if (lane) lane.push(job);
+        else waiting.set(key, [job]);
         dispatch();
       });
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new WorkerFailure('crash'));
+      for (const job of [...waiting.values()].flat()) job.reject(new WorkerFailure('crash'));
+      waiting.clear();
       await Promise.all([...idle.splice(0), ...busy].map((worker) => worker.terminate()));
     },
   };

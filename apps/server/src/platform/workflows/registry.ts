@@ -41,7 +41,7 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax, direct })],
     [RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow(direct)],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
-    [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
+    [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today, organizationId) => extractInWorker(files, pdf, today, organizationId) })],
     // SMTP_URL, or .eml files under DATA_DIR/outbox.
     [SEND_MAIL_WORKFLOW, sendMailWorkflow({ db: deps.db, transport: mailTransport(deps.config), now: deps.now })],
     [
