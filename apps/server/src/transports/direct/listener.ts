@@ -39,6 +39,9 @@ async function readAll(stream: SMTPServerDataStream, maxBytes: number): Promise<
  */
 export async function startDirectListener(deps: DirectDeps, logger: Logger, port = deps.config.smtpPort ?? 0): Promise<DirectListener> {
   const tls = deps.config.tls ? { key: readFileSync(deps.config.tls.keyFile), cert: readFileSync(deps.config.tls.certFile) } : {};
+  // Open sessions per client address (issue 26): one address may not hold the descriptors the web side shares.
+  const perClient = new Map<string, number>();
+  const counted = new Set<string>();
   const server = new SMTPServer({
     name: deps.config.hostname,
     banner: 'ClinicRelay Direct HISP',
@@ -46,7 +49,27 @@ export async function startDirectListener(deps: DirectDeps, logger: Logger, port
     disabledCommands: ['AUTH'],
     authOptional: true,
     logger: false,
+    // Past the total, smtp-server answers "421 <hostname> Too many connected clients, try again in a moment".
+    maxClients: deps.config.maxConnections,
+    socketTimeout: deps.config.idleTimeoutMs,
+    closeTimeout: Math.min(deps.config.idleTimeoutMs, 30_000),
     ...tls,
+    onConnect(session, callback) {
+      const open = perClient.get(session.remoteAddress) ?? 0;
+      if (open >= deps.config.maxConnectionsPerClient) {
+        logger.warn({ client: session.remoteAddress, open }, 'direct smtp connection refused: too many from one client');
+        return callback(reply(421, `4.7.0 Too many connections from ${session.remoteAddress}, try again later`));
+      }
+      perClient.set(session.remoteAddress, open + 1);
+      counted.add(session.id);
+      callback();
+    },
+    onClose(session) {
+      if (!counted.delete(session.id)) return;
+      const open = (perClient.get(session.remoteAddress) ?? 1) - 1;
+      if (open > 0) perClient.set(session.remoteAddress, open);
+      else perClient.delete(session.remoteAddress);
+    },
     onRcptTo(address, _session, callback) {
       findHostedAddress(deps.db, 'Direct', address.address.toLowerCase())
         .then((hosted) => callback(hosted ? null : reply(550, `5.1.1 ${address.address} is not a Direct address hosted here`)))
