@@ -72,7 +72,7 @@ async function main() {
   // Said at every start, like in /api/health, so running without a virus scanner is never a surprise.
   if (!config.clamd) app.log.warn('CLAMD_URL is not set: uploads are not scanned for viruses');
   if (!config.smtp && config.env === 'production') app.log.warn('SMTP_URL is not set: mail is written to DATA_DIR/outbox, not sent');
-  const url = config.publicUrl ?? `http://localhost:${config.port}`;
+  const url = config.appUrl;
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
   lines.push(config.smtp ? `Mail is sent through ${describeSmtp(config.smtp)}` : `Mail is written as .eml files to ${outboxDirOf(config.dataDir)} (SMTP_URL is not set)`);
   if (direct.listener) lines.push(`Direct (S/MIME over SMTP) is received on port ${direct.listener.port} as ${config.direct.hostname}`);

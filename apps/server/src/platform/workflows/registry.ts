@@ -43,8 +43,8 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today) => extractInWorker(files, pdf, today) })],
     // SMTP_URL, or .eml files under DATA_DIR/outbox.
     [SEND_MAIL_WORKFLOW, sendMailWorkflow({ db: deps.db, transport: mailTransport(deps.config), now: deps.now })],
-    [WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl, secretKey: deps.config.blobEncryptionKey })],
-    [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
-    [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
+    [WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl, secretKey: deps.config.blobEncryptionKey })],
+    [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
+    [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
   ]);
 }
