@@ -6,6 +6,7 @@ import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
 import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
 import type { BlobStore } from '../platform/blobs/blob-store.ts';
+import { InfectedMessageError, scanReceivedFiles, type Scanner } from '../platform/antivirus/scanner.ts';
 import { emitDeliveryOutcome, emitWebhookEvent } from '../modules/webhooks/delivery-workflow.ts';
 import { recordNewMessageNotices } from '../modules/notifications/new-messages.ts';
 
@@ -13,6 +14,8 @@ export interface LocalDeps {
   db: Database;
   blobs: BlobStore;
   now: () => Date;
+  // CLAMD_URL's scanner: every file of a received message is scanned before anything of it is stored (issue 26).
+  scanner?: Scanner;
 }
 
 interface InboundFile {
@@ -74,6 +77,11 @@ const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.first
 // creating it) is reused, never made twice. When deliveryId is given, the sender's delivery row turns
 // Delivered in the same transaction, so the copy and its record commit together.
 export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { deliveryId?: string; reason?: string } = {}): Promise<string> {
+  // Before the transaction (no network call inside one); a shared blob is scanned too: it may predate the scanner.
+  await scanReceivedFiles(
+    deps.scanner,
+    copy.attachments.map((a) => ({ fileName: a.fileName, bytes: () => ('blobId' in a ? deps.blobs.get(a.blobId) : a.bytes) })),
+  );
   const now = deps.now();
   const deliveryKey = copy.deliveryKey ?? `${copy.sentMessageId ?? 'unknown'}:${copy.recipient}`;
   return deps.db.transaction(async (tx) => {
@@ -166,24 +174,34 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
 }
 
 // The sandbox fax network's line to numbers hosted here: the fax arrives in that organization's
-// Intake as one PDF. Idempotent per (sent message, number), like receiveHere.
+// Intake as one PDF. Idempotent per (sent message, number), like receiveHere. An infected fax is refused
+// ({ refused }), as a receiving fax service would drop it; nothing of it is stored.
 export function localFaxLine(deps: LocalDeps) {
-  return async (fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }): Promise<string | null> => {
+  return async (fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }): Promise<string | null | { refused: string }> => {
     const hosted = await findHostedAddress(deps.db, 'Fax', fax.to);
     if (!hosted) return null;
-    const stamp = deps.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
-    return receiveHere(deps, {
-      organizationId: hosted.organizationId,
-      sourceType: 'Fax',
-      sentMessageId: fax.sentMessageId,
-      recipient: fax.to,
-      fromAddress: fax.from,
-      subject: `Fax from ${formatFaxNumber(fax.from)}`,
-      body: '',
-      isUrgent: false,
-      patient: null,
-      properties: { includeCoverPage: false, includeMessageBody: false, includeAttachmentDescriptions: false, faxPageCount: fax.pageCount },
-      attachments: [{ fileName: `fax-${stamp}.pdf`, mimeType: 'application/pdf', bytes: fax.pages, preview: 'same', previewStatus: 'Available', meta: null }],
-    });
+    try {
+      return await receiveFax(deps, hosted.organizationId, fax);
+    } catch (error) {
+      if (error instanceof InfectedMessageError) return { refused: error.message };
+      throw error;
+    }
   };
+}
+
+function receiveFax(deps: LocalDeps, organizationId: string, fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }) {
+  const stamp = deps.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  return receiveHere(deps, {
+    organizationId,
+    sourceType: 'Fax',
+    sentMessageId: fax.sentMessageId,
+    recipient: fax.to,
+    fromAddress: fax.from,
+    subject: `Fax from ${formatFaxNumber(fax.from)}`,
+    body: '',
+    isUrgent: false,
+    patient: null,
+    properties: { includeCoverPage: false, includeMessageBody: false, includeAttachmentDescriptions: false, faxPageCount: fax.pageCount },
+    attachments: [{ fileName: `fax-${stamp}.pdf`, mimeType: 'application/pdf', bytes: fax.pages, preview: 'same', previewStatus: 'Available', meta: null }],
+  });
 }

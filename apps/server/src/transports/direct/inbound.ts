@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { findSigningCertificate } from '../../modules/certificates/service.ts';
+import { InfectedMessageError } from '../../platform/antivirus/scanner.ts';
 import { parseDirectContent } from '../../platform/direct/content.ts';
 import { headerValue, readEntity } from '../../platform/direct/mime-entity.ts';
 import { buildMdn, isMdn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
 import { findHostedAddress, receiveHere } from '../local.ts';
 import type { DirectDeps } from './direct-deps.ts';
@@ -88,6 +90,7 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
       return undeliverable(`The message could not be read: ${(error as Error).message}`);
     }
     const messageId = opened.messageId ?? content.messageId ?? origin.messageId;
+    // Scanned at SMTP already; a file found infected now (newer signatures) is quarantined: nothing stored, MDN failed.
     const inboundId = await receiveHere(deps, {
       organizationId: hosted.organizationId,
       sourceType: 'Direct',
@@ -101,7 +104,14 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
       patient: content.patient,
       properties: null,
       attachments: content.attachments.map(attachmentOf),
+    }).catch((error: unknown) => {
+      if (error instanceof InfectedMessageError) return error;
+      throw error;
     });
+    if (inboundId instanceof InfectedMessageError) {
+      await writeAudit(deps.db, { eventType: 'InfectedMessageRefused', organizationId: hosted.organizationId, correlationId: ctx.workflow.id, details: { from: opened.from, recipient, signature: inboundId.signature } }, deps.now());
+      return undeliverable(inboundId.message);
+    }
     return { ...origin, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
   });
   // Never answer a notification with a notification (RFC 8098 §2.1), nor a message refused as untrusted.

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import { InfectedMessageError, scanReceivedFiles, ScannerUnavailableError } from '../../platform/antivirus/scanner.ts';
+import { parseDirectContent } from '../../platform/direct/content.ts';
 import { enqueue } from '../../platform/workflows/enqueue.ts';
 import { findHostedAddress } from '../local.ts';
 import type { DirectDeps } from './direct-deps.ts';
@@ -29,6 +31,25 @@ async function readAll(stream: SMTPServerDataStream, maxBytes: number): Promise<
     if (size <= maxBytes) chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+// The SMTP reply for a message whose attachments do not pass the virus scan; null when they pass (or cannot be read:
+// the receive workflow then refuses the message with a failed MDN).
+async function scanAttachments(deps: DirectDeps, inner: Buffer): Promise<{ code: number; text: string } | null> {
+  let files: { fileName: string; bytes: Buffer }[];
+  try {
+    files = (await parseDirectContent(inner)).attachments;
+  } catch {
+    return null;
+  }
+  try {
+    await scanReceivedFiles(deps.scanner, files.map((file) => ({ fileName: file.fileName, bytes: () => file.bytes })));
+    return null;
+  } catch (error) {
+    if (error instanceof InfectedMessageError) return { code: 554, text: `5.7.1 ${error.message}` };
+    if (error instanceof ScannerUnavailableError) return { code: 451, text: '4.3.0 The virus scanner is unavailable, try again later' };
+    throw error;
+  }
 }
 
 /**
@@ -81,14 +102,22 @@ export async function startDirectListener(deps: DirectDeps, logger: Logger, port
         if (stream.sizeExceeded) return callback(reply(552, `5.3.4 Message larger than ${deps.config.maxMessageBytes} bytes`));
         const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
         const refusals: string[] = [];
+        let inner: Buffer | null = null;
         for (const recipient of recipients) {
           const opened = await openMessage(deps, raw, recipient);
           if (!opened.ok) refusals.push(`${opened.code} ${opened.reason}`);
+          else inner ??= opened.inner;
         }
         if (refusals.length === recipients.length) {
           logger.warn({ refusal: refusals[0] }, 'direct message refused');
           const first = refusals[0] ?? '5.7.0 Refused';
           return callback(reply(first.startsWith('4') ? 451 : 554, first));
+        }
+        // Scanned here, where the message is decrypted anyway, so an infected one is refused before anything is stored.
+        const infection = inner ? await scanAttachments(deps, inner) : null;
+        if (infection) {
+          logger.warn({ refusal: infection.text }, 'direct message refused');
+          return callback(reply(infection.code, infection.text));
         }
         const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         const workflowId = await deps.db.transaction(async (tx) => {
