@@ -1,9 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
+import { activationMessages } from '@clinicrelay/contracts/delivery.ts';
 import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import type { Database } from '../db/client.ts';
 import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
+import { organizations } from '../db/schema/organizations.ts';
 import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
 import type { BlobStore } from '../platform/blobs/blob-store.ts';
 import { InfectedMessageError, scanReceivedFiles, type Scanner } from '../platform/antivirus/scanner.ts';
@@ -61,13 +63,24 @@ export interface InboundCopy {
   attachments: InboundAttachment[];
 }
 
-// The organization on this installation that owns a Direct address or fax number in service (activated), if any.
-export async function findHostedAddress(db: Database, type: 'Direct' | 'Fax', fullAddress: string) {
+// The organization on this installation that owns a Direct address or fax number in service (activated), if any;
+// refusal says why it may not receive now (organization not activated, or canceled past any grace period).
+export async function findHostedAddress(db: Database, type: 'Direct' | 'Fax', fullAddress: string, now = new Date()) {
   const [row] = await db
-    .select({ id: documentSources.id, organizationId: documentSources.organizationId })
+    .select({
+      id: documentSources.id,
+      organizationId: documentSources.organizationId,
+      isActivated: organizations.isActivated,
+      cancelledAt: organizations.cancelledAt,
+      gracePeriodEndsAt: organizations.gracePeriodEndsAt,
+    })
     .from(documentSources)
+    .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
     .where(and(eq(documentSources.type, type), eq(documentSources.fullAddress, fullAddress), inArray(documentSources.status, [...IN_SERVICE_STATUSES])));
-  return row;
+  if (!row) return undefined;
+  const cancelled = !!row.cancelledAt && !(row.gracePeriodEndsAt && row.gracePeriodEndsAt > now);
+  const refusal = cancelled ? activationMessages.receiveCancelled : row.isActivated ? null : activationMessages.receiveNotActivated;
+  return { id: row.id, organizationId: row.organizationId, refusal };
 }
 
 const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.firstName) ? [p.lastName, p.firstName].filter(Boolean).join(', ') : null);
@@ -178,8 +191,9 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
 // ({ refused }), as a receiving fax service would drop it; nothing of it is stored.
 export function localFaxLine(deps: LocalDeps) {
   return async (fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }): Promise<string | null | { refused: string }> => {
-    const hosted = await findHostedAddress(deps.db, 'Fax', fax.to);
+    const hosted = await findHostedAddress(deps.db, 'Fax', fax.to, deps.now());
     if (!hosted) return null;
+    if (hosted.refusal) return { refused: hosted.refusal };
     try {
       return await receiveFax(deps, hosted.organizationId, fax);
     } catch (error) {

@@ -108,7 +108,11 @@ async function attachmentBytes(deps: SendWorkflowDeps, copies: InboundAttachment
 }
 
 async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
-  const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient);
+  const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient, deps.now());
+  if (hosted?.refusal) {
+    await markFailed(deps.db, delivery, hosted.refusal, deps.now());
+    return { status: 'Failed' };
+  }
   const patient = await messagesQ.findPatient(deps.db, message.id);
   if (!hosted) {
     if (!deps.direct) {

@@ -81,8 +81,9 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
     // Trusted, but it cannot be put in Intake: the sender is told with an MDN 'failed' and its reason.
     const origin = { from: opened.from, messageId: opened.messageId ?? `<${ctx.workflow.id}>`, signer: opened.signer.toString('base64') };
     const undeliverable = (reason: string) => ({ ...origin, undeliverable: reason, subject: headerValue(readEntity(opened.inner), 'subject') ?? '' });
-    const hosted = await findHostedAddress(deps.db, 'Direct', recipient);
+    const hosted = await findHostedAddress(deps.db, 'Direct', recipient, deps.now());
     if (!hosted) return undeliverable(`${recipient} is no longer in service.`);
+    if (hosted.refusal) return undeliverable(hosted.refusal);
     let content: Awaited<ReturnType<typeof parseDirectContent>>;
     try {
       content = await parseDirectContent(opened.inner);

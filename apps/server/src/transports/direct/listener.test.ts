@@ -6,6 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
 import { messages } from '../../db/schema/messages.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { seedDemoCertificates } from '../../db/seed/demo-certificates.ts';
 import { describeAnchorCertificate } from '../../modules/trust-anchors/trust-files.ts';
 import { parseClamdUrl } from '../../platform/antivirus/clamd.ts';
@@ -174,6 +175,23 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
     } finally {
       smtp.close();
       await small.close();
+    }
+  });
+
+  // Issue 26: mail to a hosted address of an organization that is not activated (or is canceled) is refused at RCPT.
+  it.each([
+    ['not activated', { isActivated: false }, "550 5.7.1 intake@lakeside.direct.example.org: The recipient's organization is not activated (activation enables Intake and Release)."],
+    ['canceled', { cancelledAt: new Date(Date.now() - 86_400_000) }, "550 5.7.1 intake@lakeside.direct.example.org: The recipient's organization is canceled."],
+  ] as const)('refuses mail for an organization that is %s with a 550 in ASCII', async (label, values, expected) => {
+    await t.handle.db.update(organizations).set(values).where(eq(organizations.subdomain, 'lakeside'));
+    try {
+      const error = await handOver(await builtByOpenssl(`To an organization ${label}`)).then(
+        () => null,
+        (caught: unknown) => caught as { response: string },
+      );
+      expect(error?.response).toBe(expected);
+    } finally {
+      await t.handle.db.update(organizations).set({ isActivated: true, cancelledAt: null }).where(eq(organizations.subdomain, 'lakeside'));
     }
   });
 

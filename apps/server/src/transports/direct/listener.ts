@@ -92,8 +92,11 @@ export async function startDirectListener(deps: DirectDeps, logger: Logger, port
       else perClient.delete(session.remoteAddress);
     },
     onRcptTo(address, _session, callback) {
-      findHostedAddress(deps.db, 'Direct', address.address.toLowerCase())
-        .then((hosted) => callback(hosted ? null : reply(550, `5.1.1 ${address.address} is not a Direct address hosted here`)))
+      findHostedAddress(deps.db, 'Direct', address.address.toLowerCase(), deps.now())
+        .then((hosted) => {
+          if (!hosted) return callback(reply(550, `5.1.1 ${address.address} is not a Direct address hosted here`));
+          callback(hosted.refusal ? reply(550, `5.7.1 ${address.address}: ${hosted.refusal}`) : null);
+        })
         .catch(() => callback(reply(451, '4.3.0 Temporary failure, try again later')));
     },
     onData(stream, session, callback) {
