@@ -5,6 +5,7 @@ import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
+import { auditEvents } from '../../db/schema/audit.ts';
 import { messages } from '../../db/schema/messages.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { seedDemoCertificates } from '../../db/seed/demo-certificates.ts';
@@ -234,6 +235,27 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
         expect(await inIntake('Clean referral')).toHaveLength(1);
       } finally {
         await scanning.close();
+        await clamd.stop();
+      }
+    }, 120_000);
+
+    it('quarantines a message found infected after the SMTP session (newer signatures): nothing in Intake, an MDN failed, an audit row', async () => {
+      const clamd = await startClamd();
+      try {
+        // Accepted by a listener that did not scan (no CLAMD_URL then), received by workers that do.
+        const accepted = await sendTo(listener.port, await builtByOpenssl('Infected later', { attachment: { name: 'eicar.com', text: EICAR } }));
+        expect(accepted.response).toMatch(/^250 /);
+        const before = mdns.length;
+        const config = { ...t.config, clamd: parseClamdUrl(clamd.url)! };
+        await runOnce({ db: t.handle.db, handlers: workflowHandlers({ config, db: t.handle.db, now: () => t.clock.now }), logger: quiet });
+        expect(await inIntake('Infected later')).toHaveLength(0);
+        const mdn = await openssl(['cms', '-decrypt', '-recip', 'sender.pem', '-inkey', 'sender.key', '-in', 'mdn.eml'], { ...files, 'mdn.eml': mdns.at(-1)! });
+        expect(mdns.length).toBe(before + 1);
+        expect(mdn.stdout).toMatch(/Disposition: automatic-action\/MDN-sent-automatically; ?failed/);
+        expect(mdn.stdout).toContain('contains a virus');
+        const [audit] = await t.handle.db.select().from(auditEvents).where(eq(auditEvents.eventType, 'InfectedMessageRefused'));
+        expect(audit?.details).toMatchObject({ from: SENDER, recipient: LAKESIDE, signature: EICAR_SIGNATURE });
+      } finally {
         await clamd.stop();
       }
     }, 120_000);
