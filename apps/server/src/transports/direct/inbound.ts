@@ -68,9 +68,9 @@ const attachmentOf = (a: Awaited<ReturnType<typeof parseDirectContent>>['attachm
   return { fileName: a.fileName, mimeType: a.mimeType, bytes: a.bytes, preview: isPdf ? ('same' as const) : null, previewStatus: isPdf ? ('Available' as const) : ('NotApplicable' as const), meta: a.meta };
 };
 
-async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, recipient: string) {
+async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Promise<Buffer>, recipient: string) {
   const received = await ctx.step('receive', recipient, async () => {
-    const opened = await openMessage(deps, raw, recipient);
+    const opened = await openMessage(deps, await raw(), recipient);
     if (!opened.ok) return { refused: opened.reason, code: opened.code };
     if (isMdn(opened.inner)) {
       const mdn = parseMdn(opened.inner);
@@ -111,7 +111,7 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
     });
     if (inboundId instanceof InfectedMessageError) {
       await writeAudit(deps.db, { eventType: 'InfectedMessageRefused', organizationId: hosted.organizationId, correlationId: ctx.workflow.id, details: { from: opened.from, recipient, signature: inboundId.signature } }, deps.now());
-      return undeliverable(inboundId.message);
+      return { ...undeliverable(inboundId.message), infected: true };
     }
     return { ...origin, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
   });
@@ -150,7 +150,12 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
 export function receiveDirectWorkflow(deps: DirectDeps): WorkflowHandler {
   return async (ctx) => {
     const payload = ctx.workflow.payload as unknown as ReceivePayload;
-    const raw = Buffer.from(await deps.blobs.get(payload.blobId));
-    for (const recipient of payload.recipients) await receiveFor(deps, ctx, raw, recipient);
+    // Read only by steps that have not run yet: once an infected message is discarded, a retry never needs it.
+    let bytes: Promise<Buffer> | undefined;
+    const raw = () => (bytes ??= deps.blobs.get(payload.blobId).then((b) => Buffer.from(b)));
+    let infected = 0;
+    for (const recipient of payload.recipients) if ('infected' in (await receiveFor(deps, ctx, raw, recipient))) infected++;
+    // Quarantined for every recipient: nothing of it is kept (the message as received over SMTP included).
+    if (infected > 0 && infected === payload.recipients.length) await ctx.step('discard-infected', payload.blobId, async () => ({ deleted: await deps.blobs.delete(payload.blobId) }));
   };
 }

@@ -243,12 +243,15 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
       const clamd = await startClamd();
       try {
         // Accepted by a listener that did not scan (no CLAMD_URL then), received by workers that do.
+        const blobsBefore = await blobCount();
         const accepted = await sendTo(listener.port, await builtByOpenssl('Infected later', { attachment: { name: 'eicar.com', text: EICAR } }));
         expect(accepted.response).toMatch(/^250 /);
         const before = mdns.length;
         const config = { ...t.config, clamd: parseClamdUrl(clamd.url)! };
         await runOnce({ db: t.handle.db, handlers: workflowHandlers({ config, db: t.handle.db, now: () => t.clock.now }), logger: quiet });
         expect(await inIntake('Infected later')).toHaveLength(0);
+        // The message as received over SMTP is gone too.
+        expect(await blobCount()).toBe(blobsBefore);
         const mdn = await openssl(['cms', '-decrypt', '-recip', 'sender.pem', '-inkey', 'sender.key', '-in', 'mdn.eml'], { ...files, 'mdn.eml': mdns.at(-1)! });
         expect(mdns.length).toBe(before + 1);
         expect(mdn.stdout).toMatch(/Disposition: automatic-action\/MDN-sent-automatically; ?failed/);
