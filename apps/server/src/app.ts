@@ -181,13 +181,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     now,
     loginRateLimitPerMinute: config.loginRateLimitPerMinute,
     mailFrom: config.mailFrom,
-    publicUrl: config.publicUrl,
+    // Links in mails: PUBLIC_URL, else this server's own port (config.appUrl).
+    publicUrl: config.appUrl,
     masterKey: config.blobEncryptionKey,
     sessionIdleMinutes: config.sessionIdleMinutes,
     sessionMaxHours: config.sessionMaxHours,
     secureCookies: config.publicUrl?.startsWith('https:') ?? false,
   });
-  registrationRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
+  registrationRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.appUrl, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
   sessionRoutes(app, { db, now, publicUrl: config.publicUrl });
   messagesRoutes(app, { db, now });
   intakeRoutes(app, { db, now });
@@ -214,11 +215,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   faxAccountsRoutes(app, { db, now, provider: sandboxFaxAccountProvider });
   serviceAccountsRoutes(app, { db });
   carequalityRoutes(app, { db, now });
-  adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging });
+  adminUsersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.appUrl, blobs, customerMessaging });
   twoFactorRoutes(app, { db, now, masterKey: config.blobEncryptionKey, mailFrom: config.mailFrom, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
-  usersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.publicUrl, blobs, customerMessaging, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
+  usersRoutes(app, { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.appUrl, blobs, customerMessaging, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
   partnersRoutes(app, { db, now, blobs });
-  resellersRoutes(app, { db, now, blobs, publicUrl: config.publicUrl });
+  resellersRoutes(app, { db, now, blobs, publicUrl: config.appUrl });
   brandsRoutes(app, { db });
   contactsRoutes(app, { db });
   webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey, allowLoopback: config.webhooks.allowLoopback });
@@ -227,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // config.identityProofingProvider is 'sandbox': the only provider so far.
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing() });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
-  organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, customerMessaging });
+  organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -142,6 +142,10 @@ const schema = z.object({
   DIRECT_STRICT_MODE: z.enum(['true', 'false']).default('true'),
   DIRECT_CONTENT_CIPHER: z.enum(['aes-128-cbc', 'aes-256-cbc']).default('aes-256-cbc'),
   DIRECT_MAX_MESSAGE_MB: z.coerce.number().int().min(1).max(200).default(50),
+  // Issue 26: the SMTP listener's open connections in all and from one client address, and how long an idle one stays.
+  DIRECT_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
+  DIRECT_SMTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(10),
+  DIRECT_SMTP_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // clamd scanning uploads; unset: uploads are not scanned (health says so).
   CLAMD_URL: z
     .string()
@@ -159,6 +163,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
+  // Where links in mails and reseller URLs point: PUBLIC_URL, else this server on localhost at PORT (development).
+  appUrl: string;
   tokenSigningKey: Uint8Array;
   blobEncryptionKey: Uint8Array;
   // Parsed SMTP_URL (it may hold a password: never log it) with SMTP_CA_FILE's certificates.
@@ -208,6 +214,9 @@ export interface DirectConfig {
   strictMode: boolean;
   contentCipher: 'aes-128-cbc' | 'aes-256-cbc';
   maxMessageBytes: number;
+  maxConnections: number;
+  maxConnectionsPerClient: number;
+  idleTimeoutMs: number;
 }
 
 // 'domain=host:port' pairs, comma-separated; the error text when one is not.
@@ -261,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL,
+    appUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     tokenSigningKey: Buffer.from(signing!, 'base64'),
     blobEncryptionKey: Buffer.from(blob!, 'base64').subarray(0, 32),
     smtp: e.SMTP_URL ? { ...e.SMTP_URL, ca: e.SMTP_CA_FILE ? readCaFile(e.SMTP_CA_FILE) : undefined } : undefined,
@@ -300,6 +310,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       strictMode: e.DIRECT_STRICT_MODE === 'true',
       contentCipher: e.DIRECT_CONTENT_CIPHER,
       maxMessageBytes: e.DIRECT_MAX_MESSAGE_MB * 1024 * 1024,
+      maxConnections: e.DIRECT_SMTP_MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.DIRECT_SMTP_MAX_CONNECTIONS_PER_CLIENT,
+      idleTimeoutMs: e.DIRECT_SMTP_IDLE_TIMEOUT_SECONDS * 1000,
     },
   };
 }

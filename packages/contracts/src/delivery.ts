@@ -145,3 +145,12 @@ export function parseRecipient(value: string): RecipientAddress | null {
   if (digits.length === 11 && digits.startsWith('1')) return { channel: 'Fax', address: digits.slice(1) };
   return null;
 }
+
+// Issue 26: back-office-a §4 "activation enables Intake and Release", enforced by the API (not only /release/new's
+// redirect). ASCII only: the receiving reasons are also SMTP replies.
+export const activationMessages = {
+  // The Release page's words for the same rule.
+  sendNotActivated: 'Your organization must be activated before sending messages.',
+  receiveNotActivated: "The recipient's organization is not activated (activation enables Intake and Release).",
+  receiveCancelled: "The recipient's organization is canceled.",
+} as const;

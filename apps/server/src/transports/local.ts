@@ -1,11 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
+import { activationMessages } from '@clinicrelay/contracts/delivery.ts';
 import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import type { Database } from '../db/client.ts';
 import { blobs } from '../db/schema/blobs.ts';
 import { documentSources } from '../db/schema/document-sources.ts';
+import { organizations } from '../db/schema/organizations.ts';
 import { attachments, deliveries, messageEvents, messages, patients, type AttachmentMeta, type FaxProperties } from '../db/schema/messages.ts';
 import type { BlobStore } from '../platform/blobs/blob-store.ts';
+import { InfectedMessageError, scanReceivedFiles, type Scanner } from '../platform/antivirus/scanner.ts';
 import { emitDeliveryOutcome, emitWebhookEvent } from '../modules/webhooks/delivery-workflow.ts';
 import { recordNewMessageNotices } from '../modules/notifications/new-messages.ts';
 
@@ -13,6 +16,8 @@ export interface LocalDeps {
   db: Database;
   blobs: BlobStore;
   now: () => Date;
+  // CLAMD_URL's scanner: every file of a received message is scanned before anything of it is stored (issue 26).
+  scanner?: Scanner;
 }
 
 interface InboundFile {
@@ -58,13 +63,24 @@ export interface InboundCopy {
   attachments: InboundAttachment[];
 }
 
-// The organization on this installation that owns a Direct address or fax number in service (activated), if any.
-export async function findHostedAddress(db: Database, type: 'Direct' | 'Fax', fullAddress: string) {
+// The organization on this installation that owns a Direct address or fax number in service (activated), if any;
+// refusal says why it may not receive now (organization not activated, or canceled past any grace period).
+export async function findHostedAddress(db: Database, type: 'Direct' | 'Fax', fullAddress: string, now = new Date()) {
   const [row] = await db
-    .select({ id: documentSources.id, organizationId: documentSources.organizationId })
+    .select({
+      id: documentSources.id,
+      organizationId: documentSources.organizationId,
+      isActivated: organizations.isActivated,
+      cancelledAt: organizations.cancelledAt,
+      gracePeriodEndsAt: organizations.gracePeriodEndsAt,
+    })
     .from(documentSources)
+    .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
     .where(and(eq(documentSources.type, type), eq(documentSources.fullAddress, fullAddress), inArray(documentSources.status, [...IN_SERVICE_STATUSES])));
-  return row;
+  if (!row) return undefined;
+  const cancelled = !!row.cancelledAt && !(row.gracePeriodEndsAt && row.gracePeriodEndsAt > now);
+  const refusal = cancelled ? activationMessages.receiveCancelled : row.isActivated ? null : activationMessages.receiveNotActivated;
+  return { id: row.id, organizationId: row.organizationId, refusal };
 }
 
 const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.firstName) ? [p.lastName, p.firstName].filter(Boolean).join(', ') : null);
@@ -74,6 +90,11 @@ const patientNameOf = (p: InboundPatient | null) => (p && (p.lastName || p.first
 // creating it) is reused, never made twice. When deliveryId is given, the sender's delivery row turns
 // Delivered in the same transaction, so the copy and its record commit together.
 export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { deliveryId?: string; reason?: string } = {}): Promise<string> {
+  // Before the transaction (no network call inside one); a shared blob is scanned too: it may predate the scanner.
+  await scanReceivedFiles(
+    deps.scanner,
+    copy.attachments.map((a) => ({ fileName: a.fileName, bytes: () => ('blobId' in a ? deps.blobs.get(a.blobId) : a.bytes) })),
+  );
   const now = deps.now();
   const deliveryKey = copy.deliveryKey ?? `${copy.sentMessageId ?? 'unknown'}:${copy.recipient}`;
   return deps.db.transaction(async (tx) => {
@@ -166,24 +187,35 @@ export async function receiveHere(deps: LocalDeps, copy: InboundCopy, opts: { de
 }
 
 // The sandbox fax network's line to numbers hosted here: the fax arrives in that organization's
-// Intake as one PDF. Idempotent per (sent message, number), like receiveHere.
+// Intake as one PDF. Idempotent per (sent message, number), like receiveHere. An infected fax is refused
+// ({ refused }), as a receiving fax service would drop it; nothing of it is stored.
 export function localFaxLine(deps: LocalDeps) {
-  return async (fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }): Promise<string | null> => {
-    const hosted = await findHostedAddress(deps.db, 'Fax', fax.to);
+  return async (fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }): Promise<string | null | { refused: string }> => {
+    const hosted = await findHostedAddress(deps.db, 'Fax', fax.to, deps.now());
     if (!hosted) return null;
-    const stamp = deps.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
-    return receiveHere(deps, {
-      organizationId: hosted.organizationId,
-      sourceType: 'Fax',
-      sentMessageId: fax.sentMessageId,
-      recipient: fax.to,
-      fromAddress: fax.from,
-      subject: `Fax from ${formatFaxNumber(fax.from)}`,
-      body: '',
-      isUrgent: false,
-      patient: null,
-      properties: { includeCoverPage: false, includeMessageBody: false, includeAttachmentDescriptions: false, faxPageCount: fax.pageCount },
-      attachments: [{ fileName: `fax-${stamp}.pdf`, mimeType: 'application/pdf', bytes: fax.pages, preview: 'same', previewStatus: 'Available', meta: null }],
-    });
+    if (hosted.refusal) return { refused: hosted.refusal };
+    try {
+      return await receiveFax(deps, hosted.organizationId, fax);
+    } catch (error) {
+      if (error instanceof InfectedMessageError) return { refused: error.message };
+      throw error;
+    }
   };
+}
+
+function receiveFax(deps: LocalDeps, organizationId: string, fax: { to: string; from: string; pages: Uint8Array; pageCount: number; sentMessageId: string }) {
+  const stamp = deps.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  return receiveHere(deps, {
+    organizationId,
+    sourceType: 'Fax',
+    sentMessageId: fax.sentMessageId,
+    recipient: fax.to,
+    fromAddress: fax.from,
+    subject: `Fax from ${formatFaxNumber(fax.from)}`,
+    body: '',
+    isUrgent: false,
+    patient: null,
+    properties: { includeCoverPage: false, includeMessageBody: false, includeAttachmentDescriptions: false, faxPageCount: fax.pageCount },
+    attachments: [{ fileName: `fax-${stamp}.pdf`, mimeType: 'application/pdf', bytes: fax.pages, preview: 'same', previewStatus: 'Available', meta: null }],
+  });
 }

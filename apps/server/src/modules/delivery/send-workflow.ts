@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
 import type { Database } from '../../db/client.ts';
 import { messages } from '../../db/schema/messages.ts';
+import { InfectedMessageError, type Scanner } from '../../platform/antivirus/scanner.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import { buildXdsSdDocument, cdaOrganization, pdfWrapRefusal } from '../../platform/cda/cda-document.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
@@ -20,6 +21,8 @@ export interface SendWorkflowDeps {
   blobs: BlobStore;
   now: () => Date;
   fax: FaxProvider;
+  // Scans what an organization here receives (receiveHere); an infected file fails the recipient.
+  scanner?: Scanner;
   // Direct over SMTP to addresses outside this installation; without it (tests of other areas) they fail with a reason.
   direct?: DirectDeps;
   // Tests only: runs after each recipient's step is recorded (the crash test dies here).
@@ -105,7 +108,11 @@ async function attachmentBytes(deps: SendWorkflowDeps, copies: InboundAttachment
 }
 
 async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
-  const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient);
+  const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient, deps.now());
+  if (hosted?.refusal) {
+    await markFailed(deps.db, delivery, hosted.refusal, deps.now());
+    return { status: 'Failed' };
+  }
   const patient = await messagesQ.findPatient(deps.db, message.id);
   if (!hosted) {
     if (!deps.direct) {
@@ -139,8 +146,12 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
       attachments: await attachmentCopies(deps, message, patient),
     },
     { deliveryId: delivery.id, reason: deliveryReasons.deliveredHere },
-  );
-  return { status: 'Delivered', inboundId };
+  ).catch(async (error: unknown) => {
+    if (!(error instanceof InfectedMessageError)) throw error;
+    await markFailed(deps.db, delivery, error.message, deps.now());
+    return null;
+  });
+  return inboundId ? { status: 'Delivered', inboundId } : { status: 'Failed' };
 }
 
 async function deliverFax(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {

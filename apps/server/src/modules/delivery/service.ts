@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import {
+  activationMessages,
   parseRecipient,
   sendModelStateKeys as keys,
   recipientCheckTexts,
@@ -12,6 +14,7 @@ import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { auditedBy, writeAudit } from '../../platform/audit.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
@@ -218,6 +221,12 @@ function recipientNotices(deps: DeliveryDeps, recipients: RecipientAddress[]) {
   return { waiting, simulated };
 }
 
+// back-office-a §4: activation enables Release; the web's /release/new guard alone left the API open (issue 26).
+async function assertOrganizationActivated(db: DbOrTx, organizationId: string) {
+  const [org] = await db.select({ isActivated: organizations.isActivated }).from(organizations).where(eq(organizations.id, organizationId));
+  if (!org?.isActivated) throw new AppError(403, activationMessages.sendNotActivated);
+}
+
 // POST /api/messages/{id}/send, /forward, /reply: one transaction locks the draft's row, validates
 // what it holds and commits the sent message, one delivery per recipient and the send workflow; a
 // concurrent save waits for the lock and then finds no draft (409). Answers before anything is delivered.
@@ -225,6 +234,7 @@ function recipientNotices(deps: DeliveryDeps, recipients: RecipientAddress[]) {
 // the draft in the same transaction and says so (draftDiscarded): nobody saved it, so nothing is left.
 export async function sendMessage(deps: DeliveryDeps, caller: Caller, id: string, kind: SendKind): Promise<SendResult> {
   const now = deps.now();
+  await assertOrganizationActivated(deps.db, caller.organizationId);
   // end-user §6: the Stay Connected plan includes no release, forward or reply.
   await assertPlanIncludesSending(deps.db, caller.organizationId);
   const outcome = await deps.db.transaction(async (tx) => {

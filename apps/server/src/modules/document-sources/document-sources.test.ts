@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { activationMessages } from '@clinicrelay/contracts/delivery.ts';
 import { documentSourceMessages as text } from '@clinicrelay/contracts/document-sources.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { messages } from '../../db/schema/messages.ts';
@@ -31,7 +32,8 @@ describe('document sources in the back office (end-user §7 "Fax and other")', (
     const activated = await t.call(ADMIN, 'POST', `${base}/activate/${added.id}`);
     expect(activated.json()).toMatchObject({ id: added.id, status: 1, statusName: 'Activated' });
     expect((await t.call(HILLCREST_ADMIN, 'GET', '/api/documentsources')).json()).toEqual([{ id: added.id, address: { fullAddress: added.fullAddress, type: 'Direct' }, status: 1, canSend: true }]);
-    expect(await findHostedAddress(t.handle.db, 'Direct', added.fullAddress)).toEqual({ id: added.id, organizationId: hillcrest });
+    // Hosted here; Hillcrest is not activated, so mail for it is refused with the reason (issue 26).
+    expect(await findHostedAddress(t.handle.db, 'Direct', added.fullAddress)).toEqual({ id: added.id, organizationId: hillcrest, refusal: activationMessages.receiveNotActivated });
     const draft = await t.call(HILLCREST_ADMIN, 'PUT', '/api/messages', { subject: 'Welcome packet', fromAddress: added.fullAddress, toAddress: 'intake@lakeside.direct.example.org' });
     expect(draft.statusCode, draft.body).toBe(200);
     expect(draft.json()).toMatchObject({ fromAddress: added.fullAddress, isDraft: true });

@@ -28,7 +28,9 @@ export interface OrganizationsDeps {
   db: Database;
   now: () => Date;
   mailFrom: MailAddress;
+  // The records address's domain comes from PUBLIC_URL; links in mails point at appUrl (this server without one).
   publicUrl: string | undefined;
+  appUrl?: string;
   customerMessaging: CustomerMessagingService;
 }
 
@@ -262,7 +264,7 @@ export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller
     }
     const brand = (current.brandId && (await q.brandName(tx, current.brandId))) || 'ClinicRelay';
     for (const admin of admins) {
-      const mail = activationMail(brand, current.name, admin.fullName || admin.userName, deps.publicUrl);
+      const mail = activationMail(brand, current.name, admin.fullName || admin.userName, deps.appUrl ?? deps.publicUrl);
       await queueMail(tx, { kind: 'OrganizationActivated', organizationId: id, from: deps.mailFrom, to: { name: admin.fullName, address: admin.email }, ...mail });
     }
     await writeAudit(tx, {

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { ScannerUnavailableError, type Scanner } from './scanner.ts';
+import { noScanner, ScannerUnavailableError, type Scanner } from './scanner.ts';
 
 // Where clamd listens: tcp://host:port, or the path of its unix socket (LocalSocket).
 export type ClamdAddress = { host: string; port: number } | { path: string };
@@ -124,3 +124,6 @@ export function clamdScanner(address: ClamdAddress, given: ClamdOptions = {}): S
     },
   };
 }
+
+// CLAMD_URL's scanner, or none when it is unset.
+export const scannerFor = (address: ClamdAddress | undefined): Scanner => (address ? clamdScanner(address) : noScanner);

@@ -22,3 +22,24 @@ export const noScanner: Scanner = {
   ping: async () => true,
 };
 
+
+// A received message with an infected file (issue 26): refused whole, nothing of it stored.
+export class InfectedMessageError extends Error {
+  constructor(
+    readonly fileName: string,
+    readonly signature: string,
+  ) {
+    // ASCII only: the text may become an SMTP reply or a delivery reason.
+    super(`Refused: the attachment ${fileName.replace(/[^\x20-\x7e]/g, '?')} contains a virus (${signature.replace(/[^\x20-\x7e]/g, '?')}).`);
+  }
+}
+
+// Scans every file of a received message before any of it is stored; throws InfectedMessageError or
+// ScannerUnavailableError (the caller retries later: the message must not be lost).
+export async function scanReceivedFiles(scanner: Scanner | undefined, files: { fileName: string; bytes: () => Promise<Uint8Array> | Uint8Array }[]): Promise<void> {
+  if (!scanner?.configured) return;
+  for (const file of files) {
+    const verdict = await scanner.scan(await file.bytes());
+    if (!verdict.clean) throw new InfectedMessageError(file.fileName, verdict.signature);
+  }
+}

@@ -3,6 +3,7 @@ import { detectExtension } from 'nodemailer/lib/mime-funcs';
 import type { AttachmentMeta } from '../../db/schema/messages.ts';
 import type { InboundPatient } from '../../transports/local.ts';
 import { headerValue, readEntity, unwrapMessage } from './mime-entity.ts';
+import { PATIENT_HEADER, readPatientHeader } from './patient-header.ts';
 import { cleanFileName, isXdmPackage, readXdmPackage, withoutBrokenEnd } from './xdm.ts';
 
 // What a Direct message says, read from the signed inner entity once its signature has been verified
@@ -18,7 +19,7 @@ export interface DirectContent {
   /** text/plain body (or text from text/html when only HTML), trimmed to 1 MB. */
   body: string;
   attachments: { fileName: string; mimeType: string; bytes: Buffer; meta: AttachmentMeta | null }[];
-  /** From an XDM package's metadata when present. */
+  /** From an XDM package's metadata when present, else from the X-ClinicRelay-Patient header. */
   patient: InboundPatient | null;
   /** Importance: high / X-Priority 1. */
   isUrgent: boolean;
@@ -115,6 +116,8 @@ export async function parseDirectContent(entity: Uint8Array): Promise<DirectCont
     add({ fileName, mimeType, bytes: part.content, meta: null });
   }
 
+  // An XDM package's metadata first (the standard place); else the signed header a message without documents carries.
+  patient ??= readPatientHeader(headerValue(headers, PATIENT_HEADER));
   const notifyTo = parsed.headers.get('disposition-notification-to') as AddressObject | undefined;
   return {
     subject: withoutBrokenEnd((parsed.subject ?? '').trim().slice(0, MAX_SUBJECT_CHARS)),

@@ -115,6 +115,10 @@ function writePatientInfo(patient: InboundPatient): string[] {
   return lines;
 }
 
+// The patient as sourcePatientInfo lines, and back: also carried in a header when a message has no XDM (issue 26).
+export const patientInfoLines = (patient: InboundPatient) => writePatientInfo(patient);
+export const patientFromInfoLines = (lines: string[]) => readPatient(lines, []);
+
 // ---- reading ----
 
 const slotValues = (element: XmlElement, name: string) =>

@@ -11,6 +11,7 @@ import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provi
 import { createDirectDeps } from '../../transports/direct/direct-deps.ts';
 import { RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow } from '../../transports/direct/inbound.ts';
 import { localFaxLine } from '../../transports/local.ts';
+import { scannerFor } from '../antivirus/clamd.ts';
 import { createBlobStore } from '../blobs/blob-store.ts';
 import { SEND_MAIL_WORKFLOW, sendMailWorkflow } from '../mail/outbox.ts';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from '../../modules/webhooks/delivery-workflow.ts';
@@ -32,13 +33,14 @@ export interface WorkflowDeps {
 export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
   const blobs = createBlobStore({ db: deps.db, dataDir: deps.config.dataDir, key: deps.config.blobEncryptionKey });
   // FAX_PROVIDER has one value so far, the sandbox.
-  const fax = createSandboxFaxProvider({ localLine: localFaxLine({ db: deps.db, blobs, now: deps.now }) });
+  const scanner = scannerFor(deps.config.clamd);
+  const fax = createSandboxFaxProvider({ localLine: localFaxLine({ db: deps.db, blobs, now: deps.now, scanner }) });
   // Renditions and extraction decode untrusted files: in worker threads, with memory and time limits.
   const files = sharedWorkerPool(deps.config.fileWorkers);
   const direct = createDirectDeps({ config: deps.config, db: deps.db, blobs, now: deps.now });
   return new Map([
     [RENDITION_WORKFLOW, renditionWorkflow({ blobs, files })],
-    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax, direct })],
+    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax, direct, scanner })],
     [RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow(direct)],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today, organizationId) => extractInWorker(files, pdf, today, organizationId) })],
@@ -50,14 +52,14 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
         db: deps.db,
         now: deps.now,
         mailFrom: deps.config.mailFrom,
-        publicUrl: deps.config.publicUrl,
+        publicUrl: deps.config.appUrl,
         secretKey: deps.config.blobEncryptionKey,
         timeoutMs: deps.config.webhooks.timeoutMs,
         allowLoopback: deps.config.webhooks.allowLoopback,
       }),
     ],
-    [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
-    [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.publicUrl })],
+    [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
+    [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
   ]);
 }
 

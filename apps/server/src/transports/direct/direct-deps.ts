@@ -1,5 +1,7 @@
 import type { Config, DirectConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import { scannerFor } from '../../platform/antivirus/clamd.ts';
+import type { Scanner } from '../../platform/antivirus/scanner.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import type { DiscoveryOptions } from '../../platform/direct/discovery.ts';
 import { createRevocationChecker, type RevocationChecker } from '../../platform/direct/revocation.ts';
@@ -14,6 +16,8 @@ export interface DirectDeps {
   masterKey: Uint8Array;
   discovery: DiscoveryOptions;
   revocation: RevocationChecker;
+  // Attachments of received messages are scanned during the SMTP session (issue 26).
+  scanner: Scanner;
 }
 
 export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -28,5 +32,6 @@ export function createDirectDeps(opts: { config: Config; db: Database; blobs: Bl
     masterKey: opts.config.blobEncryptionKey,
     discovery: dnsServers ? { servers: dnsServers } : {},
     revocation: createRevocationChecker({ now: opts.now }),
+    scanner: scannerFor(opts.config.clamd),
   };
 }

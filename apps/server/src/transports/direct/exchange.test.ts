@@ -156,6 +156,22 @@ describe('Direct between two installations over SMTP', () => {
     expect(copies).toHaveLength(1);
   });
 
+  // Issue 26: a message without attachment lost its patient (XDM metadata describes a patient only on a document).
+  it('carries the patient of a message without attachment (non-ASCII names included) from the peer to here', async () => {
+    const { t } = b;
+    const releaseTypeId = (await t.call(RIVERVIEW_USER, 'GET', '/api/releasetypes')).json()[0].id as string;
+    const who = { firstName: 'José', middleName: 'Ángel', lastName: 'Nguyễn', birthDate: '1971-02-03', gender: 'M', telephone: '5035550123', city: 'Salem' };
+    const draft = await t.call(RIVERVIEW_USER, 'PUT', '/api/messages', { subject: 'No attachment, a patient', fromAddress: B_RIVERVIEW, toAddress: A_LAKESIDE, body: 'Seen today; no documents.', releaseTypeId, patient: who });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const sent = await t.call(RIVERVIEW_USER, 'POST', `/api/messages/${draft.json().id as string}/send`);
+    expect(sent.statusCode, sent.body).toBe(200);
+    await settle();
+    const inbound = await received(a, 'No attachment, a patient');
+    expect(await a.t.handle.db.select().from(attachments).where(eq(attachments.messageId, inbound!.id))).toHaveLength(0);
+    const intake = (await a.t.call(LAKESIDE_USER, 'GET', `/api/messages/${inbound!.id}`)).json();
+    expect(intake.patient).toMatchObject(who);
+  });
+
   it('refuses, during the SMTP session, a message for an address not hosted here and mail that is not S/MIME', async () => {
     const smtp = createTransport({ host: '127.0.0.1', port: a.listener.port, secure: false, tls: { rejectUnauthorized: false } });
     await expect(smtp.sendMail({ from: B_RIVERVIEW, to: 'nobody@lakeside.direct.example.org', subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { findSigningCertificate } from '../../modules/certificates/service.ts';
+import { InfectedMessageError } from '../../platform/antivirus/scanner.ts';
 import { parseDirectContent } from '../../platform/direct/content.ts';
 import { headerValue, readEntity } from '../../platform/direct/mime-entity.ts';
 import { buildMdn, isMdn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
 import { findHostedAddress, receiveHere } from '../local.ts';
 import type { DirectDeps } from './direct-deps.ts';
@@ -66,9 +68,9 @@ const attachmentOf = (a: Awaited<ReturnType<typeof parseDirectContent>>['attachm
   return { fileName: a.fileName, mimeType: a.mimeType, bytes: a.bytes, preview: isPdf ? ('same' as const) : null, previewStatus: isPdf ? ('Available' as const) : ('NotApplicable' as const), meta: a.meta };
 };
 
-async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, recipient: string) {
+async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Promise<Buffer>, recipient: string) {
   const received = await ctx.step('receive', recipient, async () => {
-    const opened = await openMessage(deps, raw, recipient);
+    const opened = await openMessage(deps, await raw(), recipient);
     if (!opened.ok) return { refused: opened.reason, code: opened.code };
     if (isMdn(opened.inner)) {
       const mdn = parseMdn(opened.inner);
@@ -79,8 +81,9 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
     // Trusted, but it cannot be put in Intake: the sender is told with an MDN 'failed' and its reason.
     const origin = { from: opened.from, messageId: opened.messageId ?? `<${ctx.workflow.id}>`, signer: opened.signer.toString('base64') };
     const undeliverable = (reason: string) => ({ ...origin, undeliverable: reason, subject: headerValue(readEntity(opened.inner), 'subject') ?? '' });
-    const hosted = await findHostedAddress(deps.db, 'Direct', recipient);
+    const hosted = await findHostedAddress(deps.db, 'Direct', recipient, deps.now());
     if (!hosted) return undeliverable(`${recipient} is no longer in service.`);
+    if (hosted.refusal) return undeliverable(hosted.refusal);
     let content: Awaited<ReturnType<typeof parseDirectContent>>;
     try {
       content = await parseDirectContent(opened.inner);
@@ -88,6 +91,7 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
       return undeliverable(`The message could not be read: ${(error as Error).message}`);
     }
     const messageId = opened.messageId ?? content.messageId ?? origin.messageId;
+    // Scanned at SMTP already; a file found infected now (newer signatures) is quarantined: nothing stored, MDN failed.
     const inboundId = await receiveHere(deps, {
       organizationId: hosted.organizationId,
       sourceType: 'Direct',
@@ -101,7 +105,14 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
       patient: content.patient,
       properties: null,
       attachments: content.attachments.map(attachmentOf),
+    }).catch((error: unknown) => {
+      if (error instanceof InfectedMessageError) return error;
+      throw error;
     });
+    if (inboundId instanceof InfectedMessageError) {
+      await writeAudit(deps.db, { eventType: 'InfectedMessageRefused', organizationId: hosted.organizationId, correlationId: ctx.workflow.id, details: { from: opened.from, recipient, signature: inboundId.signature } }, deps.now());
+      return { ...undeliverable(inboundId.message), infected: true };
+    }
     return { ...origin, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
   });
   // Never answer a notification with a notification (RFC 8098 §2.1), nor a message refused as untrusted.
@@ -139,7 +150,12 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: Buffer, r
 export function receiveDirectWorkflow(deps: DirectDeps): WorkflowHandler {
   return async (ctx) => {
     const payload = ctx.workflow.payload as unknown as ReceivePayload;
-    const raw = Buffer.from(await deps.blobs.get(payload.blobId));
-    for (const recipient of payload.recipients) await receiveFor(deps, ctx, raw, recipient);
+    // Read only by steps that have not run yet: once an infected message is discarded, a retry never needs it.
+    let bytes: Promise<Buffer> | undefined;
+    const raw = () => (bytes ??= deps.blobs.get(payload.blobId).then((b) => Buffer.from(b)));
+    let infected = 0;
+    for (const recipient of payload.recipients) if ('infected' in (await receiveFor(deps, ctx, raw, recipient))) infected++;
+    // Quarantined for every recipient: nothing of it is kept (the message as received over SMTP included).
+    if (infected > 0 && infected === payload.recipients.length) await ctx.step('discard-infected', payload.blobId, async () => ({ deleted: await deps.blobs.delete(payload.blobId) }));
   };
 }

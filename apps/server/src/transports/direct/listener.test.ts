@@ -5,9 +5,12 @@ import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificates, trustAnchors } from '../../db/schema/certificates.ts';
+import { auditEvents } from '../../db/schema/audit.ts';
 import { messages } from '../../db/schema/messages.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { seedDemoCertificates } from '../../db/seed/demo-certificates.ts';
 import { describeAnchorCertificate } from '../../modules/trust-anchors/trust-files.ts';
+import { parseClamdUrl } from '../../platform/antivirus/clamd.ts';
 import { createBlobStore } from '../../platform/blobs/blob-store.ts';
 import { createCertificateAuthority, issueDirectCertificate, type IssuedCertificate } from '../../platform/direct/certificate-authority.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
@@ -15,6 +18,8 @@ import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import { openssl, opensslMissing } from '../../test/openssl.ts';
+import { blobs as blobRows } from '../../db/schema/blobs.ts';
+import { clamdMissing, EICAR, EICAR_SIGNATURE, freePort, startClamd } from '../../test/clamd.ts';
 import { createDirectDeps } from './direct-deps.ts';
 import { startDirectListener, type DirectListener } from './listener.ts';
 
@@ -86,9 +91,13 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
   });
 
   // What another HISP would put on the wire: the message wrapped as message/rfc822, signed, then encrypted.
-  async function builtByOpenssl(subject: string, opts: { signer?: string; digest?: string; encrypt?: readonly string[] } = {}) {
+  async function builtByOpenssl(subject: string, opts: { signer?: string; digest?: string; encrypt?: readonly string[]; attachment?: { name: string; text: string } } = {}) {
     const signer = opts.signer ?? 'sender';
-    const inner = `From: ${SENDER}\r\nTo: ${LAKESIDE}\r\nSubject: ${subject}\r\nMessage-ID: <${subject.replace(/\W+/g, '-')}@hisp.sender.example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nPlease see this patient.\r\n`;
+    const headers = `From: ${SENDER}\r\nTo: ${LAKESIDE}\r\nSubject: ${subject}\r\nMessage-ID: <${subject.replace(/\W+/g, '-')}@hisp.sender.example.com>\r\nMIME-Version: 1.0\r\n`;
+    const attached = opts.attachment
+      ? `Content-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/plain\r\n\r\nPlease see this patient.\r\n--b1\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="${opts.attachment.name}"\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(opts.attachment.text).toString('base64')}\r\n--b1--\r\n`
+      : 'Content-Type: text/plain\r\n\r\nPlease see this patient.\r\n';
+    const inner = `${headers}${attached}`;
     const signed = await openssl(['cms', '-sign', '-md', opts.digest ?? 'sha256', '-signer', `${signer}.pem`, '-inkey', `${signer}.key`, '-in', 'inner.eml', '-crlfeol'], {
       ...files,
       'inner.eml': `Content-Type: message/rfc822\r\n\r\n${inner}`,
@@ -168,5 +177,102 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
       smtp.close();
       await small.close();
     }
+  });
+
+  // Issue 26: mail to a hosted address of an organization that is not activated (or is canceled) is refused at RCPT.
+  it.each([
+    ['not activated', { isActivated: false }, "550 5.7.1 intake@lakeside.direct.example.org: The recipient's organization is not activated (activation enables Intake and Release)."],
+    ['canceled', { cancelledAt: new Date(Date.now() - 86_400_000) }, "550 5.7.1 intake@lakeside.direct.example.org: The recipient's organization is canceled."],
+  ] as const)('refuses mail for an organization that is %s with a 550 in ASCII', async (label, values, expected) => {
+    await t.handle.db.update(organizations).set(values).where(eq(organizations.subdomain, 'lakeside'));
+    try {
+      const error = await handOver(await builtByOpenssl(`To an organization ${label}`)).then(
+        () => null,
+        (caught: unknown) => caught as { response: string },
+      );
+      expect(error?.response).toBe(expected);
+    } finally {
+      await t.handle.db.update(organizations).set({ isActivated: true, cancelledAt: null }).where(eq(organizations.subdomain, 'lakeside'));
+    }
+  });
+
+  // Issue 26: a trusted message carrying EICAR was accepted (250) and served back. It is now refused during the SMTP
+  // session, after decryption, with a 5.7.1 reply in ASCII, and nothing of it is kept; with clamd down, 4.3.0 (retry).
+  describe.skipIf(clamdMissing())('with clamd scanning', () => {
+    const listenWith = async (clamdUrl: string) => {
+      const blobs = createBlobStore({ db: t.handle.db, dataDir: t.config.dataDir, key: t.config.blobEncryptionKey });
+      const config = { ...t.config, clamd: parseClamdUrl(clamdUrl)! };
+      return startDirectListener(createDirectDeps({ config, db: t.handle.db, blobs, now: () => t.clock.now }), quiet, 0);
+    };
+    const sendTo = async (port: number, raw: Buffer) => {
+      const smtp = createTransport({ host: '127.0.0.1', port, secure: false, tls: { rejectUnauthorized: false } });
+      try {
+        return await smtp.sendMail({ envelope: { from: SENDER, to: [LAKESIDE] }, raw }).then(
+          (info) => ({ response: info.response }),
+          (caught: unknown) => ({ response: (caught as { response: string }).response }),
+        );
+      } finally {
+        smtp.close();
+      }
+    };
+    const blobCount = async () => (await t.handle.db.select({ id: blobRows.id }).from(blobRows)).length;
+
+    it('refuses a message with the EICAR file with 554 5.7.1 in ASCII, keeps nothing, and accepts a clean one', async () => {
+      const clamd = await startClamd();
+      const scanning = await listenWith(clamd.url);
+      try {
+        const before = await blobCount();
+        const infected = await sendTo(scanning.port, await builtByOpenssl('Infected referral', { attachment: { name: 'eicar.com', text: EICAR } }));
+        expect(infected.response).toBe(`554 5.7.1 Refused: the attachment eicar.com contains a virus (${EICAR_SIGNATURE}).`);
+        expect(infected.response).toMatch(/^[\x20-\x7e]+$/);
+        expect(await blobCount()).toBe(before);
+        await runWorkflows();
+        expect(await inIntake('Infected referral')).toHaveLength(0);
+
+        const clean = await sendTo(scanning.port, await builtByOpenssl('Clean referral', { attachment: { name: 'note.txt', text: 'A clean note.' } }));
+        expect(clean.response).toMatch(/^250 /);
+        await runWorkflows();
+        expect(await inIntake('Clean referral')).toHaveLength(1);
+      } finally {
+        await scanning.close();
+        await clamd.stop();
+      }
+    }, 120_000);
+
+    it('quarantines a message found infected after the SMTP session (newer signatures): nothing in Intake, an MDN failed, an audit row', async () => {
+      const clamd = await startClamd();
+      try {
+        // Accepted by a listener that did not scan (no CLAMD_URL then), received by workers that do.
+        const blobsBefore = await blobCount();
+        const accepted = await sendTo(listener.port, await builtByOpenssl('Infected later', { attachment: { name: 'eicar.com', text: EICAR } }));
+        expect(accepted.response).toMatch(/^250 /);
+        const before = mdns.length;
+        const config = { ...t.config, clamd: parseClamdUrl(clamd.url)! };
+        await runOnce({ db: t.handle.db, handlers: workflowHandlers({ config, db: t.handle.db, now: () => t.clock.now }), logger: quiet });
+        expect(await inIntake('Infected later')).toHaveLength(0);
+        // The message as received over SMTP is gone too.
+        expect(await blobCount()).toBe(blobsBefore);
+        const mdn = await openssl(['cms', '-decrypt', '-recip', 'sender.pem', '-inkey', 'sender.key', '-in', 'mdn.eml'], { ...files, 'mdn.eml': mdns.at(-1)! });
+        expect(mdns.length).toBe(before + 1);
+        expect(mdn.stdout).toMatch(/Disposition: automatic-action\/MDN-sent-automatically; ?failed/);
+        expect(mdn.stdout).toContain('contains a virus');
+        const [audit] = await t.handle.db.select().from(auditEvents).where(eq(auditEvents.eventType, 'InfectedMessageRefused'));
+        expect(audit?.details).toMatchObject({ from: SENDER, recipient: LAKESIDE, signature: EICAR_SIGNATURE });
+      } finally {
+        await clamd.stop();
+      }
+    }, 120_000);
+
+    it('answers 451 4.3.0 (try again later) while clamd does not answer, and keeps nothing', async () => {
+      const scanning = await listenWith(`tcp://127.0.0.1:${await freePort()}`);
+      try {
+        const before = await blobCount();
+        const result = await sendTo(scanning.port, await builtByOpenssl('Scanner down', { attachment: { name: 'note.txt', text: 'A clean note.' } }));
+        expect(result.response).toBe('451 4.3.0 The virus scanner is unavailable, try again later');
+        expect(await blobCount()).toBe(before);
+      } finally {
+        await scanning.close();
+      }
+    });
   });
 });

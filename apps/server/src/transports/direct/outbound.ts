@@ -5,6 +5,7 @@ import { deliveries } from '../../db/schema/messages.ts';
 import type { AttachmentMeta } from '../../db/schema/messages.ts';
 import { findSigningCertificate } from '../../modules/certificates/service.ts';
 import { buildXdmPackage } from '../../platform/direct/xdm.ts';
+import { PATIENT_HEADER, patientHeaderValue } from '../../platform/direct/patient-header.ts';
 import type { WorkflowContext } from '../../platform/workflows/context.ts';
 import { domainOf, type DirectDeps } from './direct-deps.ts';
 import { DIRECT_FINAL_DELIVERY_OPTION, sealMessage } from './envelope.ts';
@@ -62,7 +63,11 @@ export async function composeInner(message: OutboundMessage, to: string, message
     date: message.date,
     messageId,
     ...(message.isUrgent ? { priority: 'high' as const } : {}),
-    headers: { 'Disposition-Notification-Options': DIRECT_FINAL_DELIVERY_OPTION },
+    headers: {
+      'Disposition-Notification-Options': DIRECT_FINAL_DELIVERY_OPTION,
+      // The patient travels in every message that has one, also without documents (no XDM package then).
+      ...(message.patient ? { [PATIENT_HEADER]: { prepared: true, value: patientHeaderValue(message.patient) } } : {}),
+    },
     attachments: directAttachments(message),
     newline: 'win',
     disableFileAccess: true,

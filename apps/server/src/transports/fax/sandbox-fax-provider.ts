@@ -5,7 +5,8 @@ import type { FaxProvider, FaxSendResult, OutgoingFax } from './fax-provider.ts'
 // A fax number hosted on this installation: the sandbox hands the fax to that organization's Intake
 // (as a real provider's inbound webhook would) and answers the inbound message's id, or null when the
 // number is not hosted here. It must be idempotent per idempotencyKey.
-export type SandboxLocalLine = (fax: OutgoingFax & { pageCount: number }) => Promise<string | null>;
+// { refused }: the receiving line refused the fax (an infected file): the recipient fails with that reason.
+export type SandboxLocalLine = (fax: OutgoingFax & { pageCount: number }) => Promise<string | null | { refused: string }>;
 
 // The sandbox fax provider: behaves like a provider's test mode. No real fax is ever sent; it "prints"
 // the pages (counting what a fax machine would), delivers to numbers hosted here, and records every
@@ -18,6 +19,7 @@ export function createSandboxFaxProvider(opts: { localLine: SandboxLocalLine }):
       const printed = await PDFDocument.load(fax.pages, { ignoreEncryption: true, updateMetadata: false });
       const pageCount = printed.getPageCount();
       const inboundId = await opts.localLine({ ...fax, pageCount });
+      if (inboundId && typeof inboundId === 'object') return { providerReference: `sandbox:${fax.idempotencyKey}`, pageCount, status: 'Failed', detail: inboundId.refused };
       return {
         providerReference: `sandbox:${fax.idempotencyKey}`,
         pageCount,

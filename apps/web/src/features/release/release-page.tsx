@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { activationMessages } from '@clinicrelay/contracts/delivery.ts';
 import type { messageListItem } from '@clinicrelay/contracts/messages.ts';
 import { useSession } from '../../app/session-context.ts';
 import { usePageTitle } from '../../app/page-title.ts';
@@ -94,7 +95,7 @@ export function ReleasePage() {
     />
   );
 
-  const notActivated = 'Your organization must be activated before sending messages.';
+  const notActivated = activationMessages.sendNotActivated;
   return (
     <>
       <ListPage
