@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { describe, expect, it } from 'vitest';
 import { registrationMessages as text, VERIFICATION_LINK_TTL_HOURS } from '@clinicrelay/contracts/registration.ts';
 import { orgUserMessages } from '@clinicrelay/contracts/users.ts';
@@ -104,6 +105,11 @@ describe('Registration: POST /api/account/register', () => {
     const withName = await register(t, form({ email: 'weakling@harbor.example.com', password: 'weakling-2031!', confirmPassword: 'weakling-2031!' }));
     expect(withName.statusCode).toBe(400);
     expect(withName.json().modelState.password).toHaveLength(1);
+    const guessable = await register(t, form({ email: 'rowan@harbor.example.com', password: 'Summer2023!', confirmPassword: 'Summer2023!' }));
+    expect(guessable.statusCode).toBe(400);
+    expect(guessable.json().modelState.password).toEqual([passwordMessages.wordAndYear]);
+    const breached = await register(t, form({ email: 'ash@harbor.example.com', password: 'Sunshine', confirmPassword: 'Sunshine' }));
+    expect(breached.json().modelState.password).toEqual([passwordMessages.breached]);
     expect(await t.handle.db.$count(users, eq(users.userName, 'weakling@harbor.example.com'))).toBe(0);
   });
 
