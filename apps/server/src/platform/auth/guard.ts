@@ -41,8 +41,9 @@ declare module 'fastify' {
   }
 }
 
-// last_seen_at is written at most this often, so most authenticated requests write nothing.
-const TOUCH_INTERVAL_MS = 60_000;
+// last_seen_at is written at most once a minute, so most authenticated requests write nothing; with a short idle
+// timeout at most a tenth of it, so an active user never loses more than 10 % of the timeout (issue 26).
+const touchIntervalMs = (idleTimeoutMinutes: number) => Math.min(60_000, idleTimeoutMinutes * 6_000);
 
 export const DOCS_COOKIE = 'cr_docs';
 
@@ -174,11 +175,12 @@ export async function loadSession(
   const roles = [...(row.systemRoles as Role[])];
   if (row.orgRole && row.orgEnabled) roles.push(row.orgRole);
   if (roles.length === 0) return null;
-  if (options.touch && row.lastSeenAt.getTime() < now.getTime() - TOUCH_INTERVAL_MS) {
+  const touchBefore = new Date(now.getTime() - touchIntervalMs(row.idleTimeoutMinutes));
+  if (options.touch && row.lastSeenAt < touchBefore) {
     await db
       .update(sessions)
       .set({ lastSeenAt: now })
-      .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()}::timestamptz`));
+      .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${touchBefore.toISOString()}::timestamptz`));
     row.lastSeenAt = new Date(now);
   }
   // The same rule as the profile's orgIsCancelled: cancelled, and no grace period running.
