@@ -7,6 +7,7 @@ import { openPostgres, type Database, type DatabaseHandle } from '../../db/clien
 import { messages } from '../../db/schema/messages.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
+import { clearSessionCache } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import { createTestApp, testConfig, useTestApp, type TestContext } from '../../test/app.ts';
 
@@ -232,6 +233,27 @@ describe('the hub at /api/hub', () => {
     await t.app.realtimeHub.syncNow();
     expect((await idle.closed).code).toBe(4401);
     expect(idle.received.filter((m) => m.type === 'sync')).toEqual([]);
+  });
+
+  it('applies the HTTP gate of a cancelled organization: an open connection is closed, a new one refused (issue 26)', async () => {
+    const pair = await t.login(RIVERVIEW_USER);
+    const open = await HubClient.signedIn(url, pair.accessToken);
+    await t.handle.db.update(organizations).set({ cancelledAt: t.clock.now, gracePeriodEndsAt: null }).where(eq(organizations.subdomain, 'riverview'));
+    clearSessionCache(t.handle.db);
+    try {
+      expect((await t.call(pair.accessToken, 'GET', '/api/users/profiledata')).statusCode).toBe(200);
+      expect((await t.call(pair.accessToken, 'GET', '/api/messages')).json()).toEqual({ message: 'Organization is currently canceled' });
+      await t.app.realtimeHub.syncNow();
+      expect(await open.closed).toEqual({ code: 4402, reason: 'Organization is currently canceled' });
+      expect(open.received.filter((m) => m.type === 'sync')).toEqual([]);
+      const again = await HubClient.connect(url);
+      again.send({ type: 'authenticate', token: pair.accessToken });
+      expect(await again.closed).toEqual({ code: 4402, reason: 'Organization is currently canceled' });
+      expect(again.received).toEqual([]);
+    } finally {
+      await t.handle.db.update(organizations).set({ cancelledAt: null }).where(eq(organizations.subdomain, 'riverview'));
+      clearSessionCache(t.handle.db);
+    }
   });
 
   it('is public only as a WebSocket upgrade: a plain GET is not found', async () => {
