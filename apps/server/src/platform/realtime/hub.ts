@@ -14,7 +14,7 @@ import { MAX_NOTIFY_BYTES, listenWithPayload, notify, type ChannelListener } fro
 
 // Close codes the web client acts on: 4401 sign in again (or log off when renewal fails), 4403 not
 // allowed here, 4409 the session switched organization or user (reconnect); others: reconnect with back-off.
-export const HUB_CLOSE = { unauthorized: 4401, forbidden: 4403, sessionChanged: 4409, organizationCancelled: 4402 } as const;
+export const HUB_CLOSE = { unauthorized: 4401, forbidden: 4403, sessionChanged: 4409, organizationCancelled: 4402, termsAcceptanceRequired: 4451 } as const;
 export const HUB_URL = '/api/hub';
 export const HUB_MAX_MESSAGE_BYTES = 4_096;
 export const HUB_AUTH_TIMEOUT_MS = 5_000;
@@ -151,7 +151,9 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
           ? HUB_CLOSE.sessionChanged
           : context.organizationCancelled
             ? HUB_CLOSE.organizationCancelled
-            : undefined;
+            : context.termsAcceptanceRequired
+              ? HUB_CLOSE.termsAcceptanceRequired
+              : undefined;
     if (code === undefined) return true;
     closeWith(connection.socket, code);
     return false;
@@ -167,7 +169,9 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
             ? 'Session changed.'
             : code === HUB_CLOSE.organizationCancelled
               ? messages.organizationCancelled
-              : '';
+              : code === HUB_CLOSE.termsAcceptanceRequired
+                ? messages.termsAcceptanceRequired
+                : '';
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
   }
 
@@ -179,6 +183,7 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
     if (!context.organizationId || !context.roles.some((r) => (HUB_ROLES as readonly string[]).includes(r))) return HUB_CLOSE.forbidden;
     // The same gate as HTTP (guard.ts): a cancelled organization's users get no events (issue 26).
     if (context.organizationCancelled) return HUB_CLOSE.organizationCancelled;
+    if (context.termsAcceptanceRequired) return HUB_CLOSE.termsAcceptanceRequired;
     return { context, organizationId: context.organizationId, fullName: await fullNameOf(context.userId, context.userName) };
   }
 
