@@ -38,6 +38,11 @@ test('Hillcrest onboards: terms, identity proofing with the sandbox, the activat
 
   const terms = await dialogStep(page, 'Terms and conditions', 'onboarding-terms');
   await terms.getByTitle('Terms and conditions').waitFor();
+  // The terms must be answered (issue 26): no close button, and Escape leaves the dialog open.
+  expect(await terms.getByRole('button', { name: 'Close' }).count()).toBe(0);
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(300);
+  expect(await terms.isVisible()).toBe(true);
   await terms.getByRole('checkbox', { name: 'I have read and accept the terms and conditions' }).check();
   await terms.getByRole('button', { name: 'Accept' }).click();
 

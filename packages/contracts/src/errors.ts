@@ -31,6 +31,8 @@ export const messages = {
   twoFactorRequired: 'A verification code is required.',
   // Issue 14 §6: an administrator without two-factor sign-in while REQUIRE_ADMIN_TWO_FACTOR is on.
   twoFactorEnrolmentRequired: 'Administrators must set up two-factor sign-in before continuing.',
+  // Issue 26: a new version of the terms is active; every call but the terms, profile and sign-out waits for it.
+  termsAcceptanceRequired: 'Please accept the current terms and conditions to continue.',
   tooManyRequests: 'Too many requests. Please wait a moment and try again.',
   serverError: 'An unexpected error occurred. Please try again or contact support.',
   serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',

@@ -8,6 +8,9 @@ export const passwordMessages = {
   tooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
   tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
   tooCommon: 'This password is too common. Choose another one.',
+  // Issue 26: NIST 800-63B asks to refuse values from breach corpora and guessable word + year patterns.
+  breached: 'This password is too common; it appears in lists of breached passwords. Choose another one.',
+  wordAndYear: 'A word such as a season, month or product name followed by a year or number is easy to guess. Choose another one.',
   containsUserName: 'Password must not contain your user name.',
   currentRequired: 'Current password is required.',
   currentIncorrect: 'The current password is incorrect.',
@@ -37,8 +40,35 @@ export function passwordRuleProblem(password: string, userName: string | null | 
   if (password.length > PASSWORD_MAX_LENGTH) return passwordMessages.tooLong;
   const local = userNamePart(userName);
   if (local && password.toLowerCase().includes(local)) return passwordMessages.containsUserName;
+  if (isWordAndYear(password)) return passwordMessages.wordAndYear;
   if (score < MIN_PASSWORD_SCORE) return passwordMessages.tooCommon;
   return null;
+}
+
+// The words people pair with a year or a counter when a rule asks for digits and a symbol (Summer2023!, Admin@123).
+const GUESSABLE_WORDS = new Set(
+  [
+    'spring summer autumn fall winter',
+    'january february march april may june july august september october november december',
+    'jan feb mar apr jun jul aug sep sept oct nov dec',
+    'monday tuesday wednesday thursday friday saturday sunday',
+    'welcome welcometo changeme changeit password passwort passwd pass admin administrator letmein login logon',
+    'qwerty test testing user guest root secret default temp temporary hello iloveyou master access',
+    'clinicrelay clinic relay health healthcare hospital medical doctor nurse patient office',
+  ].flatMap((line) => line.split(' ')),
+);
+// Look-alike characters inside the word (P@ssw0rd), read as the letters they stand for.
+const LEET: Record<string, string> = { '@': 'a', $: 's', '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '!': 'i', '|': 'l' };
+
+/** A guessable word (season, month, day, product, "welcome"…) with at most 6 digits and symbols around it. */
+export function isWordAndYear(password: string): boolean {
+  const lower = password.normalize('NFKC').toLowerCase();
+  const match = /^([^\p{L}]*)(\p{L}[\p{L}@$0-9!|]*\p{L}|\p{L})([^\p{L}]*)$/u.exec(lower);
+  if (!match) return false;
+  const around = match[1]! + match[3]!;
+  if (!/[0-9]/.test(around) || around.length > 6) return false;
+  const word = [...match[2]!].map((c) => LEET[c] ?? c).join('');
+  return GUESSABLE_WORDS.has(word);
 }
 
 // POST /api/account/changepassword (not in the spec: the spec's clients change a password only through the

@@ -53,8 +53,7 @@ export type RegistrationRequest = z.input<typeof registrationRequest>;
 
 export const registrationResponse = z.object({ message: text() });
 
-// POST /api/account/register/find?username=: the public username check of the registration page, with the query and
-// answer of POST /api/users/find (users.ts userNameQuery, userNameCheck), which needs a session.
+// No public username check (issue 26): registering an existing address answers as a new one and mails that address.
 
 // GET /api/account/register/reseller/{urlCode}: what the branded page shows, nothing else of the reseller.
 export const registrationResellerParams = z.object({ urlCode: text('Url Code').trim().min(1).max(100) });

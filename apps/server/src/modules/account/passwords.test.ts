@@ -7,7 +7,7 @@ import { auditEvents } from '../../db/schema/audit.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
-import { passwordProblem } from '../../platform/auth/password-policy.ts';
+import { loadBreachedPasswords, passwordProblem } from '../../platform/auth/password-policy.ts';
 import { totpCode } from '../../platform/auth/totp.ts';
 import { createTestApp, TEST_PASSWORD, useTestApp, type TestContext } from '../../test/app.ts';
 
@@ -34,9 +34,21 @@ describe('the password policy', () => {
     expect(await passwordProblem('four spaced words here')).toBeNull();
   });
 
-  it('refuses commonly used and breached passwords, and trivial variations of them', async () => {
-    for (const common of ['password123', 'qwertyuiop', 'iloveyou1', 'Password1!', 'P@ssw0rd2024', '1q2w3e4r5t', 'sunshine'])
+  it('refuses commonly used passwords and trivial variations of them', async () => {
+    for (const common of ['12345678910x', 'Sunshine1!x', 'monkey12345'])
       expect(await passwordProblem(common), common).toBe('This password is too common. Choose another one.');
+  });
+
+  it('refuses breached passwords (SecLists, ≥ 200,000 of 8 characters or more), in any case', async () => {
+    for (const breached of ['qwertyuiop', '1q2w3e4r5t', 'sunshine', 'vfrcbvjd', 'VFRCBVJD', 'gettysbu', 'newmexico', 'NewMexico'])
+      expect(await passwordProblem(breached), breached).toBe(passwordMessages.breached);
+    expect((await loadBreachedPasswords()).size).toBeGreaterThan(200_000);
+  });
+
+  it('refuses a season, month or product word with a year or number (issue 26)', async () => {
+    for (const guessable of ['Summer2023!', 'Winter2023!', 'Welcome2024!', 'Changeme123!', 'Admin@123', 'Password1!', 'P@ssw0rd2024', 'Clinicrelay2026!', '2024Autumn!', 'December-2025'])
+      expect(await passwordProblem(guessable), guessable).toBe(passwordMessages.wordAndYear);
+    for (const fine of ['Summertime-Harbor-2023!', 'Granite-Harbor-Lantern-62', 'Xq-Harbor-2026!']) expect(await passwordProblem(fine), fine).toBeNull();
   });
 
   it('refuses a password containing the user name (the email’s local part, any case)', async () => {
@@ -67,7 +79,9 @@ describe('POST /api/account/changepassword', () => {
     expect(await fields(body({ newPassword: '', confirmPassword: '' }))).toMatchObject({ newPassword: [adminUserMessages.passwordRequired], confirmPassword: [adminUserMessages.confirmPasswordRequired] });
     expect(await fields(body({ confirmPassword: 'Something-else-1' }))).toEqual({ confirmPassword: [adminUserMessages.passwordsDoNotMatch] });
     expect(await fields(body({ newPassword: 'short', confirmPassword: 'short' }))).toEqual({ newPassword: [passwordMessages.tooShort] });
-    expect(await fields(body({ newPassword: 'password123', confirmPassword: 'password123' }))).toEqual({ newPassword: [passwordMessages.tooCommon] });
+    expect(await fields(body({ newPassword: 'password123', confirmPassword: 'password123' }))).toEqual({ newPassword: [passwordMessages.wordAndYear] });
+    expect(await fields(body({ newPassword: 'Summer2023!', confirmPassword: 'Summer2023!' }))).toEqual({ newPassword: [passwordMessages.wordAndYear] });
+    expect(await fields(body({ newPassword: 'sunshine', confirmPassword: 'sunshine' }))).toEqual({ newPassword: [passwordMessages.breached] });
     expect(await fields(body({ newPassword: 'My-user@riverview-pass', confirmPassword: 'My-user@riverview-pass' }))).toEqual({ newPassword: [passwordMessages.containsUserName] });
     expect(await fields(body({ newPassword: TEST_PASSWORD, confirmPassword: TEST_PASSWORD }))).toEqual({ newPassword: [passwordMessages.sameAsCurrent] });
     const tooLong = 'x'.repeat(129);
@@ -182,7 +196,9 @@ describe('forgotten password: POST /api/users/resetpassword without a session', 
     const userName = 'user@riverview.example.org';
     const before = await t.login(userName);
     const token = await resetLink(userName);
-    expect((await setPassword(token, 'password123')).json()).toEqual({ message: passwordMessages.tooCommon, modelState: { password: [passwordMessages.tooCommon] } });
+    expect((await setPassword(token, 'password123')).json()).toEqual({ message: passwordMessages.wordAndYear, modelState: { password: [passwordMessages.wordAndYear] } });
+    expect((await setPassword(token, 'Summer2023!')).json().modelState).toEqual({ password: [passwordMessages.wordAndYear] });
+    expect((await setPassword(token, 'qwertyuiop')).json().modelState).toEqual({ password: [passwordMessages.breached] });
     expect((await setPassword(token, 'x-user@riverview-9')).json().modelState).toEqual({ password: [passwordMessages.containsUserName] });
     // A refused password does not use the link up.
     const set = await setPassword(token, NEW_PASSWORD);
@@ -255,7 +271,16 @@ describe('forgotten password: POST /api/users/resetpassword without a session', 
       emailCreatePassword: false,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().modelState).toEqual({ password: [passwordMessages.tooCommon] });
+    expect(res.json().modelState).toEqual({ password: [passwordMessages.breached] });
+    const guessable = await t.call('sysadmin@example.org', 'POST', '/api/admin/users', {
+      userDetails: { userName: 'dana.reed@lakeside.example.org', firstName: 'Dana', lastName: 'Reed', email: '', roleName: 'User', primaryJobFunction: { id: 1 } },
+      password: 'Summer2023!',
+      confirmPassword: 'Summer2023!',
+      organizationId: lakeside!.id,
+      emailCreatePassword: false,
+    });
+    expect(guessable.statusCode).toBe(400);
+    expect(guessable.json().modelState).toEqual({ password: [passwordMessages.wordAndYear] });
   });
 });
 

@@ -65,7 +65,7 @@ export function accountRoutes(
   app.route({
     method: 'POST',
     url: '/api/account/logout',
-    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true, termsAcceptance: true },
     schema: { tags: ['account'], response: { 200: okResponse } },
     handler: async (request, reply) => {
       await service.logout(deps, auth(request), caller(request));

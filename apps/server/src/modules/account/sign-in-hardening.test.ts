@@ -322,3 +322,22 @@ describe('requests an unattended tab makes by itself', () => {
     }
   });
 });
+
+describe('a short idle timeout (SESSION_IDLE_MINUTES=1)', () => {
+  const t = useTestApp({ config: { SESSION_IDLE_MINUTES: '1' } });
+
+  it('keeps a user who makes a request every 20 s signed in, and ends the session a minute after the last one (issue 26)', async () => {
+    const start = t.clock.now.getTime();
+    const pair = await t.login('user@riverview.example.org');
+    const profileAt = async (ms: number) => {
+      t.clock.now = new Date(start + ms);
+      return (await profile(t, pair.accessToken)).statusCode;
+    };
+    try {
+      for (let at = 20_000; at <= 180_000; at += 20_000) expect(await profileAt(at), `after ${at / 1000} s`).toBe(200);
+      expect(await profileAt(180_000 + 61_000)).toBe(401);
+    } finally {
+      t.clock.now = new Date();
+    }
+  });
+});

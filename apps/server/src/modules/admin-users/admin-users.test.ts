@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
+import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { describe, expect, it } from 'vitest';
 import { adminUserMessages as text } from '@clinicrelay/contracts/admin-users.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
@@ -127,6 +128,9 @@ describe('admin users (back-office-a §7 Users)', () => {
 
     const mismatch = await t.app.inject({ method: 'POST', url: '/api/account/password', payload: { token, password: NEW_PASSWORD, confirmPassword: 'different-pass-1' } });
     expect(mismatch.json()).toMatchObject({ modelState: { confirmPassword: [text.passwordsDoNotMatch] } });
+    // The invitation's link follows the same policy as every other way of setting a password (issue 26).
+    const guessable = await t.app.inject({ method: 'POST', url: '/api/account/password', payload: { token, password: 'Summer2023!', confirmPassword: 'Summer2023!' } });
+    expect(guessable.json()).toMatchObject({ modelState: { password: [passwordMessages.wordAndYear] } });
     const set = await t.app.inject({ method: 'POST', url: '/api/account/password', payload: { token, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD } });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json()).toEqual({ message: text.passwordSet });

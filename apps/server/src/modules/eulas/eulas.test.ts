@@ -230,6 +230,22 @@ describe('activating and deleting terms documents', () => {
     expect(res.json()).toMatchObject({ id: created.id, version: '2.0', type: 'EULA', brandName: 'ClinicRelay', html: terms('Terms 2.0'), acceptedAt: null });
   });
 
+  it('until a user accepts the new version, the API answers only the terms, the profile and sign-out (issue 26)', async () => {
+    const refused = await t.call(RIVERVIEW_USER, 'GET', '/api/messages');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'Please accept the current terms and conditions to continue.' });
+    expect((await t.call(RIVERVIEW_USER, 'GET', '/api/users/profiledata')).json()).toMatchObject({ orgIsAcceptedEULA: false });
+    const { id } = (await h.current(RIVERVIEW_USER)).json<{ id: string }>();
+    // The system administrator is not asked (no organization's terms).
+    expect((await t.call(ADMIN, 'GET', '/api/admin/eulas')).statusCode).toBe(200);
+    expect((await h.accept(RIVERVIEW_USER, id)).statusCode).toBe(200);
+    expect((await t.call(RIVERVIEW_USER, 'GET', '/api/messages')).statusCode).toBe(200);
+    // Sign-out answers without accepting.
+    const { accessToken } = await t.login('admin@riverview.example.org');
+    expect((await t.call(accessToken, 'GET', '/api/messages')).statusCode).toBe(403);
+    expect((await t.call(accessToken, 'POST', '/api/account/logout')).statusCode).toBe(200);
+  });
+
   it('records an acceptance once, with the ip and the time, and the profile follows', async () => {
     const { id } = (await h.current(LAKESIDE_USER)).json<{ id: string }>();
     const at = new Date(t.clock.now.getTime() + 60_000);
@@ -239,21 +255,21 @@ describe('activating and deleting terms documents', () => {
     expect(res.json()).toEqual({ message: eulaMessages.accepted });
     t.clock.now = new Date(at.getTime() + 60_000);
     expect((await h.accept(LAKESIDE_USER, id)).statusCode).toBe(200);
-    const rows = await t.handle.db.select().from(eulaAcceptances).where(eq(eulaAcceptances.eulaId, id));
-    expect(rows).toHaveLength(1);
     const [lakeside] = await t.handle.db.select().from(organizations).where(eq(organizations.subdomain, 'lakeside'));
+    const rows = await t.handle.db.select().from(eulaAcceptances).where(and(eq(eulaAcceptances.eulaId, id), eq(eulaAcceptances.organizationId, lakeside!.id)));
+    expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ organizationId: lakeside!.id, ip: '127.0.0.1', acceptedAt: at });
     expect((await h.current(LAKESIDE_USER)).json()).toMatchObject({ acceptedAt: at.toISOString() });
     expect(await h.profile(LAKESIDE_USER)).toBe(true);
     // Another user of the same organization still has to accept.
     expect(await h.profile(LAKESIDE_ADMIN)).toBe(false);
-    const audits = await t.handle.db.select().from(auditEvents).where(eq(auditEvents.eventType, 'EulaAccepted'));
+    const audits = await t.handle.db.select().from(auditEvents).where(and(eq(auditEvents.eventType, 'EulaAccepted'), eq(auditEvents.userName, LAKESIDE_USER)));
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ userName: LAKESIDE_USER, organizationId: lakeside!.id, ip: '127.0.0.1' });
     expect(audits[0]!.details).toMatchObject({ id, version: '2.0', forOrganization: false });
     // The list counts the users who accepted.
     const list = (await t.call(ADMIN, 'GET', '/api/admin/eulas?col=version&sortDir=desc')).json<{ items: { version: string; totalUsers: number }[] }>();
-    expect(list.items.map((i) => [i.version, i.totalUsers])).toEqual([['2.0', 1], ['1.0', DEMO_ACCEPTANCES]]);
+    expect(list.items.map((i) => [i.version, i.totalUsers])).toEqual([['2.0', 2], ['1.0', DEMO_ACCEPTANCES]]);
   });
 
   it("an Administrator's acceptance accepts the terms for the organization", async () => {

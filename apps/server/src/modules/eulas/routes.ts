@@ -101,14 +101,14 @@ export function eulasRoutes(app: App, deps: service.EulasDeps) {
   app.route({
     method: 'GET',
     url: '/api/eulas/current',
-    config: { roles: 'authenticated' },
+    config: { roles: 'authenticated', termsAcceptance: true },
     schema: { tags, response: { 200: currentTerms } },
     handler: (request) => service.currentTerms(deps, orgCaller(request)),
   });
   app.route({
     method: 'POST',
     url: '/api/eulas/:id/accept',
-    config: { roles: 'authenticated' },
+    config: { roles: 'authenticated', termsAcceptance: true },
     schema: { tags, params: idParams, body: acceptTermsRequest, response: { 200: messageResponse } },
     handler: (request) => service.acceptTerms(deps, orgCaller(request), request.params.id),
   });

@@ -5,8 +5,10 @@ import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { buildApp } from '../../app.ts';
 import { openPostgres, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { messages } from '../../db/schema/messages.ts';
+import { eulaAcceptances } from '../../db/schema/onboarding.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
+import { clearSessionCache } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
 import { createTestApp, testConfig, useTestApp, type TestContext } from '../../test/app.ts';
 
@@ -232,6 +234,47 @@ describe('the hub at /api/hub', () => {
     await t.app.realtimeHub.syncNow();
     expect((await idle.closed).code).toBe(4401);
     expect(idle.received.filter((m) => m.type === 'sync')).toEqual([]);
+  });
+
+  it('applies the HTTP gate of a cancelled organization: an open connection is closed, a new one refused (issue 26)', async () => {
+    const pair = await t.login(RIVERVIEW_USER);
+    const open = await HubClient.signedIn(url, pair.accessToken);
+    await t.handle.db.update(organizations).set({ cancelledAt: t.clock.now, gracePeriodEndsAt: null }).where(eq(organizations.subdomain, 'riverview'));
+    clearSessionCache(t.handle.db);
+    try {
+      expect((await t.call(pair.accessToken, 'GET', '/api/users/profiledata')).statusCode).toBe(200);
+      expect((await t.call(pair.accessToken, 'GET', '/api/messages')).json()).toEqual({ message: 'Organization is currently canceled' });
+      await t.app.realtimeHub.syncNow();
+      expect(await open.closed).toEqual({ code: 4402, reason: 'Organization is currently canceled' });
+      expect(open.received.filter((m) => m.type === 'sync')).toEqual([]);
+      const again = await HubClient.connect(url);
+      again.send({ type: 'authenticate', token: pair.accessToken });
+      expect(await again.closed).toEqual({ code: 4402, reason: 'Organization is currently canceled' });
+      expect(again.received).toEqual([]);
+    } finally {
+      await t.handle.db.update(organizations).set({ cancelledAt: null }).where(eq(organizations.subdomain, 'riverview'));
+      clearSessionCache(t.handle.db);
+    }
+  });
+
+  it('applies the HTTP gate of new terms: a user who has not accepted the active version gets no events (issue 26)', async () => {
+    const pair = await t.login(RIVERVIEW_USER);
+    const open = await HubClient.signedIn(url, pair.accessToken);
+    const rayId = await userIdOf(t.handle.db, RIVERVIEW_USER);
+    const [acceptance] = await t.handle.db.delete(eulaAcceptances).where(eq(eulaAcceptances.userId, rayId)).returning();
+    clearSessionCache(t.handle.db);
+    try {
+      expect((await t.call(pair.accessToken, 'GET', '/api/messages')).statusCode).toBe(403);
+      await t.app.realtimeHub.syncNow();
+      const reason = 'Please accept the current terms and conditions to continue.';
+      expect(await open.closed).toEqual({ code: 4451, reason });
+      const again = await HubClient.connect(url);
+      again.send({ type: 'authenticate', token: pair.accessToken });
+      expect(await again.closed).toEqual({ code: 4451, reason });
+    } finally {
+      await t.handle.db.insert(eulaAcceptances).values(acceptance!);
+      clearSessionCache(t.handle.db);
+    }
   });
 
   it('is public only as a WebSocket upgrade: a plain GET is not found', async () => {

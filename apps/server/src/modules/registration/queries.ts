@@ -38,6 +38,14 @@ export async function findUnconfirmedUser(db: DbOrTx, userName: string) {
   return row;
 }
 
+export async function findUserByUserName(db: DbOrTx, userName: string) {
+  const [row] = await db
+    .select({ id: users.id, userName: users.userName, email: users.email, firstName: users.firstName, lastName: users.lastName, defaultOrganizationId: users.defaultOrganizationId })
+    .from(users)
+    .where(eq(users.userName, userName));
+  return row;
+}
+
 export async function confirmEmail(db: DbOrTx, id: string, at: Date) {
   const rows = await db
     .update(users)

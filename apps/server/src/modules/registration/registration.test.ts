@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { describe, expect, it } from 'vitest';
 import { registrationMessages as text, VERIFICATION_LINK_TTL_HOURS } from '@clinicrelay/contracts/registration.ts';
 import { orgUserMessages } from '@clinicrelay/contracts/users.ts';
@@ -6,7 +7,7 @@ import { auditEvents } from '../../db/schema/audit.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { memberships, users } from '../../db/schema/users.ts';
-import { useTestApp, type TestContext } from '../../test/app.ts';
+import { TEST_PASSWORD, useTestApp, type TestContext } from '../../test/app.ts';
 import { subdomainBase } from './service.ts';
 
 const PASSWORD = 'Harbor-Lights-2031';
@@ -72,12 +73,20 @@ describe('Registration: POST /api/account/register', () => {
     expect(subdomainBase('***')).toBe('');
   });
 
-  it('refuses an existing user name on the email field, whatever its case, and creates nothing', async () => {
+  it('answers an existing user name (any case) as a new one, creates nothing, and mails the address instead (issue 26)', async () => {
     const before = await t.handle.db.$count(organizations);
+    const fresh = await register(t, form({ organizationName: 'Fresh Clinic', email: 'fresh@fresh.example.com' }));
     const res = await register(t, form({ email: 'Admin@Lakeside.example.org' }));
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: orgUserMessages.userNameExists, modelState: { email: [orgUserMessages.userNameExists] } });
-    expect(await t.handle.db.$count(organizations)).toBe(before);
+    expect(res.statusCode).toBe(fresh.statusCode);
+    expect(res.json()).toEqual(fresh.json());
+    expect(res.json()).toEqual({ message: text.registered });
+    expect(await t.handle.db.$count(organizations)).toBe(before + 1);
+    const [mail] = await t.handle.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, 'admin@lakeside.example.org'), eq(mailOutbox.kind, 'RegistrationAccountExists')));
+    expect(mail!.subject).toBe('You already have a ClinicRelay account');
+    expect(mail!.textBody).toContain('An account with this address already exists');
+    expect(mail!.textBody).toContain('/account/login');
+    // The account itself is untouched: its password still signs in.
+    expect((await t.call(null, 'POST', '/api/account/login', { userName: 'admin@lakeside.example.org', password: TEST_PASSWORD })).statusCode).not.toBe(401);
   });
 
   it('answers every field rule with its text', async () => {
@@ -104,6 +113,11 @@ describe('Registration: POST /api/account/register', () => {
     const withName = await register(t, form({ email: 'weakling@harbor.example.com', password: 'weakling-2031!', confirmPassword: 'weakling-2031!' }));
     expect(withName.statusCode).toBe(400);
     expect(withName.json().modelState.password).toHaveLength(1);
+    const guessable = await register(t, form({ email: 'rowan@harbor.example.com', password: 'Summer2023!', confirmPassword: 'Summer2023!' }));
+    expect(guessable.statusCode).toBe(400);
+    expect(guessable.json().modelState.password).toEqual([passwordMessages.wordAndYear]);
+    const breached = await register(t, form({ email: 'ash@harbor.example.com', password: 'Sunshine', confirmPassword: 'Sunshine' }));
+    expect(breached.json().modelState.password).toEqual([passwordMessages.breached]);
     expect(await t.handle.db.$count(users, eq(users.userName, 'weakling@harbor.example.com'))).toBe(0);
   });
 
@@ -212,14 +226,12 @@ describe('Email verification: POST /api/account/verify and /verify/resend, sign-
 describe('The registration page’s public reads', () => {
   const t = useTestApp();
 
-  it('checks a user name without a session, with the three texts of end-user §5', async () => {
-    const check = (username: string) => t.call(null, 'POST', `/api/account/register/find?username=${encodeURIComponent(username)}`);
-    expect((await check('admin@lakeside.example.org')).json()).toEqual({ exists: true, message: orgUserMessages.userNameExists });
-    expect((await check('ADMIN@lakeside.example.org')).json()).toEqual({ exists: true, message: orgUserMessages.userNameExists });
-    expect((await check('free@new.example.com')).json()).toEqual({ exists: false, message: orgUserMessages.userNameAvailable });
-    const invalid = await check('not valid');
-    expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().modelState).toEqual({ username: [orgUserMessages.userNameNotValid] });
+  it('offers no public username check: whether an account exists is not told to an anonymous caller (issue 26)', async () => {
+    expect((await t.call(null, 'POST', '/api/account/register/find?username=admin%40lakeside.example.org')).statusCode).toBe(404);
+    // POST /api/users/find stays the Administrators' (spec): anonymous 401, a User 403.
+    expect((await t.call(null, 'POST', '/api/users/find?username=admin%40lakeside.example.org')).statusCode).toBe(401);
+    expect((await t.call('user@lakeside.example.org', 'POST', '/api/users/find?username=admin%40lakeside.example.org')).statusCode).toBe(403);
+    expect((await t.call('admin@lakeside.example.org', 'POST', '/api/users/find?username=admin%40lakeside.example.org')).json()).toEqual({ exists: true, message: orgUserMessages.userNameExists });
   });
 
   it('brands a reseller link: name, logo, colour and texts only; a registration from it carries the reseller', async () => {
@@ -260,8 +272,8 @@ describe('The registration page’s public reads', () => {
   });
 
   it('needs no session for any of them, and a signed-in caller gets the same answers', async () => {
-    const res = await t.call('user@lakeside.example.org', 'POST', '/api/account/register/find?username=x%40y.example.com');
-    expect(res.statusCode).toBe(200);
+    const res = await t.call('user@lakeside.example.org', 'GET', '/api/account/register/invitation?code=unknown');
+    expect(res.statusCode).toBe(404);
   });
 });
 

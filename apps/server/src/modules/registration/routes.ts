@@ -9,16 +9,14 @@ import {
   verificationResponse,
   verifyEmailRequest,
 } from '@clinicrelay/contracts/registration.ts';
-import { userNameCheck, userNameQuery } from '@clinicrelay/contracts/users.ts';
 import type { App } from '../../platform/http.ts';
-import { checkUserName } from '../users/members.ts';
 import * as service from './service.ts';
 
 // Issue 14 §1: self sign-up. Every call is public and rate-limited per address like /api/account/login.
 export function registrationRoutes(app: App, deps: service.RegistrationDeps & { loginRateLimitPerMinute: number }) {
   const tags = ['account'];
   const limited = { roles: 'public' as const, rateLimit: { max: deps.loginRateLimitPerMinute, timeWindow: 60_000 } };
-  // The page's reads (username check while typing, branding, prefill) come more often than submits.
+  // The page's reads (branding, prefill) come more often than submits.
   const reads = { ...limited, readOnly: true, rateLimit: { max: deps.loginRateLimitPerMinute * 6, timeWindow: 60_000 } };
 
   app.route({
@@ -28,14 +26,8 @@ export function registrationRoutes(app: App, deps: service.RegistrationDeps & { 
     schema: { tags, body: registrationRequest, response: { 200: registrationResponse } },
     handler: (request) => service.register(deps, request.body, { ip: request.ip }),
   });
-  // The registration page's username check (end-user §5 "Username"): the one rule of POST /api/users/find, without a session.
-  app.route({
-    method: 'POST',
-    url: '/api/account/register/find',
-    config: reads,
-    schema: { tags, querystring: userNameQuery, response: { 200: userNameCheck } },
-    handler: (request) => checkUserName(deps, request.query.username),
-  });
+  // No public username check (issue 26: it told anyone whether an account exists): POST /api/users/find is for
+  // Administrators, and registering an existing address mails that address (service.ts accountExists).
   app.route({
     method: 'GET',
     url: '/api/account/register/reseller/:urlCode',

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
 import { registrationMessages as text, VERIFICATION_LINK_TTL_HOURS, type registrationRequest } from '@clinicrelay/contracts/registration.ts';
-import { orgUserMessages } from '@clinicrelay/contracts/users.ts';
 import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import type { organizations } from '../../db/schema/organizations.ts';
 import { writeAudit } from '../../platform/audit.ts';
@@ -38,8 +37,11 @@ const VERIFICATION_MAIL = 'EmailVerification';
 // At most this many verification mails to one address an hour (registration and resends together).
 const VERIFICATION_MAILS_PER_HOUR = 5;
 
+// Registering an address that already has an account mails that address instead of answering on screen (issue 26).
+const ACCOUNT_EXISTS_MAIL = 'RegistrationAccountExists';
+
 const field = (name: string, message: string) => badRequest(message, { [name]: [message] });
-const userNameExists = () => field('email', orgUserMessages.userNameExists);
+class UserNameExists extends Error {}
 
 /** GET /api/account/register/reseller/{urlCode}: the branding of a reseller's registration link. */
 export async function resellerBranding(deps: Pick<RegistrationDeps, 'db'>, urlCode: string) {
@@ -128,9 +130,9 @@ export async function register(deps: RegistrationDeps, body: Registration, calle
   const reseller = body.urlCode ? await q.findResellerByUrlCode(deps.db, body.urlCode) : undefined;
   if (body.urlCode && !reseller) throw field('urlCode', text.resellerNotFound);
   const invitation = body.invitation ? await q.findInvitationByCode(deps.db, body.invitation) : undefined;
-  if (await userQueries.userNameTaken(deps.db, userName)) throw userNameExists();
-  // argon2 outside the transaction: no connection waits on it.
+  // argon2 outside the transaction (no connection waits on it), and before the existence check, so both answers cost the same.
   const passwordHash = await hashPassword(body.password);
+  if (await userQueries.userNameTaken(deps.db, userName)) return accountExists(deps, userName, caller);
 
   const attempt = (tx: Tx) => createAccount(deps, tx, body, { passwordHash, resellerId: reseller?.id ?? null, invitationId: invitation?.id ?? null }, caller);
   // Two registrations of one organization name at once: the loser's subdomain collides and is derived again.
@@ -139,8 +141,9 @@ export async function register(deps: RegistrationDeps, body: Registration, calle
       await deps.db.transaction(attempt);
       break;
     } catch (error) {
+      if (error instanceof UserNameExists) return accountExists(deps, userName, caller);
       if (!isUniqueViolation(error)) throw error;
-      if (await userQueries.userNameTaken(deps.db, userName)) throw userNameExists();
+      if (await userQueries.userNameTaken(deps.db, userName)) return accountExists(deps, userName, caller);
       if (tries >= 2) throw error;
     }
   }
@@ -185,12 +188,37 @@ async function createAccount(
     createdAt: now,
     modifiedAt: now,
   });
-  if (!user) throw userNameExists();
+  if (!user) throw new UserNameExists();
   await userQueries.insertMembership(tx, { userId: user.id, organizationId: organization.id, role: 'Administrator', createdAt: now });
   const mailId = await queueVerificationMail(deps, tx, user, organization.id);
   const audit = { userId: user.id, userName: user.userName, organizationId: organization.id, ip: caller.ip };
   await writeAudit(tx, { ...audit, eventType: 'OrganizationRegistered', correlationId: organization.id, details: { organizationId: organization.id, subdomain, resellerId: extra.resellerId, invitationId: extra.invitationId } }, now);
   await writeAudit(tx, { ...audit, eventType: 'EmailVerificationSent', correlationId: user.id, details: { mailId } }, now);
+}
+
+const accountExistsMail = (name: string, link: string) =>
+  linkMail({
+    subject: `You already have a ${DEFAULT_BRAND_NAME} account`,
+    name,
+    intro: `Someone, perhaps you, tried to register an organization with this email address. An account with this address already exists: sign in with it, or choose "Forgot password" on the sign-in page to set a new password.`,
+    action: 'Sign in',
+    link,
+    validity: 'If it was not you, you can ignore this email: nothing was changed.',
+  });
+
+// The same answer as a new registration; the owner of the address learns from this mail (at most 5 an hour).
+async function accountExists(deps: RegistrationDeps, userName: string, caller: Caller) {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const user = await q.findUserByUserName(tx, userName);
+    if (!user) return;
+    if ((await q.countMailsSince(tx, ACCOUNT_EXISTS_MAIL, user.email, new Date(now.getTime() - 3_600_000))) >= VERIFICATION_MAILS_PER_HOUR) return;
+    const name = `${user.firstName} ${user.lastName}`.trim();
+    const mail = accountExistsMail(name, appUrl(deps.publicUrl, '/account/login'));
+    const mailId = await queueMail(tx, { kind: ACCOUNT_EXISTS_MAIL, organizationId: user.defaultOrganizationId, from: deps.mailFrom, to: { name, address: user.email }, ...mail, queuedAt: now });
+    await writeAudit(tx, { eventType: 'RegistrationOfExistingAccount', userId: user.id, userName: user.userName, organizationId: user.defaultOrganizationId, ip: caller.ip, correlationId: user.id, details: { mailId } }, now);
+  });
+  return { message: text.registered };
 }
 
 /** POST /api/account/verify: confirms the address of the link's user; the link is then used up. */

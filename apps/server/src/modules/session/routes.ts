@@ -20,14 +20,14 @@ export function sessionRoutes(app: App, deps: service.SessionDeps) {
   app.route({
     method: 'GET',
     url: '/api/users/profiledata',
-    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true, termsAcceptance: true },
     schema: { tags, response: { 200: profile } },
     handler: (request) => service.getProfile(deps, auth(request), request.host),
   });
   app.route({
     method: 'GET',
     url: '/api/users/current',
-    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true, termsAcceptance: true },
     schema: { tags, response: { 200: currentUser } },
     handler: (request) => service.getCurrentUser(deps, auth(request)),
   });
@@ -41,21 +41,21 @@ export function sessionRoutes(app: App, deps: service.SessionDeps) {
   app.route({
     method: 'POST',
     url: '/api/account/change',
-    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true, termsAcceptance: true },
     schema: { tags, body: changeOrganizationRequest, response: { 200: profile } },
     handler: (request) => service.changeOrganization(deps, auth(request), request.body.orgId, request.ip, request.host),
   });
   app.route({
     method: 'GET',
     url: '/api/features',
-    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true, termsAcceptance: true },
     schema: { tags, response: { 200: featuresResponse } },
     handler: (request) => service.getFeatures(deps, auth(request)),
   });
   app.route({
     method: 'GET',
     url: '/api/users/preferences',
-    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true },
+    config: { roles: 'authenticated', cancelledOrganization: true, twoFactorEnrolment: true, termsAcceptance: true },
     schema: { tags, response: { 200: userPreferences } },
     handler: (request) => service.getPreferences(deps, auth(request)),
   });

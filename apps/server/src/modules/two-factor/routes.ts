@@ -20,7 +20,7 @@ const caller = (request: FastifyRequest): service.Caller => ({ session: auth(req
 // who have no organization). These calls answer an administrator who must still enrol (twoFactorEnrolment).
 export function twoFactorRoutes(app: App, deps: service.TwoFactorDeps & { loginRateLimitPerMinute: number }) {
   const tags = ['users'];
-  const config = { roles: 'authenticated' as const, twoFactorEnrolment: true, rateLimit: { max: deps.loginRateLimitPerMinute, timeWindow: 60_000 } };
+  const config = { roles: 'authenticated' as const, twoFactorEnrolment: true, termsAcceptance: true, rateLimit: { max: deps.loginRateLimitPerMinute, timeWindow: 60_000 } };
 
   app.route({
     method: 'GET',

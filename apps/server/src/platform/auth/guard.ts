@@ -5,6 +5,7 @@ import { SESSION_ACTIVITY_HEADER } from '@clinicrelay/contracts/constants.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { sessions } from '../../db/schema/auth.ts';
+import { eulaAcceptances, eulas } from '../../db/schema/onboarding.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { memberships, users } from '../../db/schema/users.ts';
 import { AppError, unauthorized } from '../errors.ts';
@@ -22,6 +23,9 @@ export interface AuthContext {
   // Issue 14 §6: an administrator who must enrol in two-factor sign-in first (REQUIRE_ADMIN_TWO_FACTOR): only
   // routes flagged twoFactorEnrolment answer.
   twoFactorEnrolmentRequired?: boolean;
+  // Issue 26: a new version of the terms is active and this user has not accepted it: only routes flagged
+  // termsAcceptance answer (the terms, the profile, sign-out).
+  termsAcceptanceRequired?: boolean;
 }
 
 declare module 'fastify' {
@@ -35,14 +39,17 @@ declare module 'fastify' {
     readOnly?: boolean;
     // Reachable by an administrator who has not enrolled in two-factor sign-in yet (enrolment, profile, sign-out).
     twoFactorEnrolment?: boolean;
+    // Reachable by a user who has not accepted the current terms yet (the terms calls, profile, sign-out, enrolment).
+    termsAcceptance?: boolean;
     // Without a bearer token the route is public and its handler serves the anonymous form (POST
     // /api/users/resetpassword: the forgotten-password request); with one, the roles apply as usual.
     anonymousWithoutToken?: boolean;
   }
 }
 
-// last_seen_at is written at most this often, so most authenticated requests write nothing.
-const TOUCH_INTERVAL_MS = 60_000;
+// last_seen_at is written at most once a minute, so most authenticated requests write nothing; with a short idle
+// timeout at most a tenth of it, so an active user never loses more than 10 % of the timeout (issue 26).
+const touchIntervalMs = (idleTimeoutMinutes: number) => Math.min(60_000, idleTimeoutMinutes * 6_000);
 
 export const DOCS_COOKIE = 'cr_docs';
 
@@ -97,6 +104,10 @@ const prepareSessionLookup = (db: Database) =>
       orgGracePeriodEndsAt: organizations.gracePeriodEndsAt,
       orgRole: memberships.role,
       systemRoles: sql<string[]>`array(select r.role from user_system_roles r where r.user_id = ${users.id} order by r.role)`,
+      // The brand's active EULA exists, the organization accepted terms before (one still onboarding is led by the
+      // onboarding sequence, terms first) and this user has not accepted this version.
+      termsPending: sql<boolean>`coalesce(${organizations.isAcceptedEula} and exists (select 1 from ${eulas} e where e.brand_id = ${organizations.brandId}
+        and e.type = 'EULA' and e.is_active and not exists (select 1 from ${eulaAcceptances} ea where ea.eula_id = e.id and ea.user_id = ${users.id})), false)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -174,18 +185,20 @@ export async function loadSession(
   const roles = [...(row.systemRoles as Role[])];
   if (row.orgRole && row.orgEnabled) roles.push(row.orgRole);
   if (roles.length === 0) return null;
-  if (options.touch && row.lastSeenAt.getTime() < now.getTime() - TOUCH_INTERVAL_MS) {
+  const touchBefore = new Date(now.getTime() - touchIntervalMs(row.idleTimeoutMinutes));
+  if (options.touch && row.lastSeenAt < touchBefore) {
     await db
       .update(sessions)
       .set({ lastSeenAt: now })
-      .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()}::timestamptz`));
+      .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${touchBefore.toISOString()}::timestamptz`));
     row.lastSeenAt = new Date(now);
   }
   // The same rule as the profile's orgIsCancelled: cancelled, and no grace period running.
   const inGracePeriod = !!row.orgGracePeriodEndsAt && row.orgGracePeriodEndsAt > now;
   const organizationCancelled = !!row.orgCancelledAt && !inGracePeriod && !isSystemAdmin(roles);
   const twoFactorEnrolmentRequired = !!options.requireAdminTwoFactor && !row.twoFactorEnabled && (isSystemAdmin(roles) || roles.includes('Administrator'));
-  return { userId, userName: row.userName, sessionId, organizationId: row.organizationId, roles, organizationCancelled, twoFactorEnrolmentRequired };
+  const termsAcceptanceRequired = row.termsPending && !isSystemAdmin(roles);
+  return { userId, userName: row.userName, sessionId, organizationId: row.organizationId, roles, organizationCancelled, twoFactorEnrolmentRequired, termsAcceptanceRequired };
 }
 
 // A request the user made, as opposed to a list refreshing itself in an unattended tab.
@@ -225,6 +238,9 @@ export function registerGuard(app: FastifyInstance, deps: { db: Database; signin
     }
     if (context.twoFactorEnrolmentRequired && !request.routeOptions.config.twoFactorEnrolment) {
       throw new AppError(403, messages.twoFactorEnrolmentRequired);
+    }
+    if (context.termsAcceptanceRequired && !request.routeOptions.config.termsAcceptance) {
+      throw new AppError(403, messages.termsAcceptanceRequired);
     }
   });
 }

@@ -14,7 +14,7 @@ import { MAX_NOTIFY_BYTES, listenWithPayload, notify, type ChannelListener } fro
 
 // Close codes the web client acts on: 4401 sign in again (or log off when renewal fails), 4403 not
 // allowed here, 4409 the session switched organization or user (reconnect); others: reconnect with back-off.
-export const HUB_CLOSE = { unauthorized: 4401, forbidden: 4403, sessionChanged: 4409 } as const;
+export const HUB_CLOSE = { unauthorized: 4401, forbidden: 4403, sessionChanged: 4409, organizationCancelled: 4402, termsAcceptanceRequired: 4451 } as const;
 export const HUB_URL = '/api/hub';
 export const HUB_MAX_MESSAGE_BYTES = 4_096;
 export const HUB_AUTH_TIMEOUT_MS = 5_000;
@@ -149,7 +149,11 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
         ? HUB_CLOSE.forbidden
         : context.organizationId !== connection.organizationId
           ? HUB_CLOSE.sessionChanged
-          : undefined;
+          : context.organizationCancelled
+            ? HUB_CLOSE.organizationCancelled
+            : context.termsAcceptanceRequired
+              ? HUB_CLOSE.termsAcceptanceRequired
+              : undefined;
     if (code === undefined) return true;
     closeWith(connection.socket, code);
     return false;
@@ -163,7 +167,11 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
           ? messages.notAuthorized
           : code === HUB_CLOSE.sessionChanged
             ? 'Session changed.'
-            : '';
+            : code === HUB_CLOSE.organizationCancelled
+              ? messages.organizationCancelled
+              : code === HUB_CLOSE.termsAcceptanceRequired
+                ? messages.termsAcceptanceRequired
+                : '';
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
   }
 
@@ -173,6 +181,9 @@ export async function registerHub(app: App, deps: HubDeps): Promise<Hub> {
     const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now));
     if (!context) return HUB_CLOSE.unauthorized;
     if (!context.organizationId || !context.roles.some((r) => (HUB_ROLES as readonly string[]).includes(r))) return HUB_CLOSE.forbidden;
+    // The same gate as HTTP (guard.ts): a cancelled organization's users get no events (issue 26).
+    if (context.organizationCancelled) return HUB_CLOSE.organizationCancelled;
+    if (context.termsAcceptanceRequired) return HUB_CLOSE.termsAcceptanceRequired;
     return { context, organizationId: context.organizationId, fullName: await fullNameOf(context.userId, context.userName) };
   }
 

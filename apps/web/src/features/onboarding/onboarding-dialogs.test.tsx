@@ -215,6 +215,18 @@ describe('the onboarding sequence (end-user §4 "Onboarding")', () => {
     expect(screen.queryByRole('dialog', { name: 'Welcome' })).toBeNull();
   });
 
+  it('the terms dialog cannot be dismissed: no close button, Escape leaves it open; Not now before it still leads to it (issue 26)', async () => {
+    stubApi({ profile: hillcrest, handlers: { 'GET /api/eulas/current': () => json(200, terms), 'GET /api/identityproofing': () => json(200, status) } });
+    start('/release/new');
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByRole('dialog', { name: 'Welcome' }, WAIT)).getByRole('button', { name: 'Not now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Terms and conditions' }, WAIT);
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.keyboard('{Escape}');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.getByRole('dialog', { name: 'Terms and conditions' })).toBeTruthy();
+  });
+
   it('Not now puts the sequence off; the dashboard card\'s Continue onboarding starts it again', async () => {
     stubApi({ profile: { ...hillcrest, orgIsAcceptedEULA: true }, handlers: { 'GET /api/identityproofing': () => json(200, status) } });
     start('/account/dashboard');

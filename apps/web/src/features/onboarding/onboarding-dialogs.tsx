@@ -23,6 +23,7 @@ const PROOFING_STEPS: readonly OnboardingStep[] = ['welcome', 'verification', 'i
 const PUT_OFF_KEY = 'clinicrelay.onboardingPutOff';
 const putOffMark = (organizationId: string | null) => `${currentSessionId() ?? ''}:${organizationId ?? ''}`;
 const isPutOff = (organizationId: string | null) => localStorage.getItem(PUT_OFF_KEY) === putOffMark(organizationId);
+const mustAnswer = (step: OnboardingStep) => step === 'terms';
 
 /** end-user §4 "Onboarding": the dialog sequence of the signed-in layout, one dialog at a time. */
 export function OnboardingDialogs() {
@@ -31,7 +32,8 @@ export function OnboardingDialogs() {
   const [params, setParams] = useSearchParams();
   const refreshProfile = useRefreshProfile();
   const plan = () => plannedSteps(profile, preferences, location.pathname.toLowerCase().startsWith(RELEASE_PATH_PREFIX));
-  const [steps, setSteps] = useState<OnboardingStep[]>(() => (isPutOff(profile.organizationId) ? [] : plan()));
+  // New terms cannot be put off (issue 26): the API answers nothing else until they are accepted.
+  const [steps, setSteps] = useState<OnboardingStep[]>(() => (isPutOff(profile.organizationId) ? plan().filter(mustAnswer) : plan()));
   const [ready, setReady] = useState(false);
   const [quiz, setQuiz] = useState<IdentityProofingResult | null>(null);
   const [decision, setDecision] = useState<IdentityDecision | null>(null);
@@ -68,7 +70,7 @@ export function OnboardingDialogs() {
   // Closing a step before the decision puts the whole sequence off until the next sign-in.
   const putOff = () => {
     localStorage.setItem(PUT_OFF_KEY, putOffMark(profile.organizationId));
-    stop();
+    setSteps((previous) => previous.filter(mustAnswer));
   };
   const provider = status.data?.provider;
 
@@ -95,7 +97,6 @@ export function OnboardingDialogs() {
             void refreshProfile();
             next();
           }}
-          onClose={putOff}
         />
       );
     case 'welcome':

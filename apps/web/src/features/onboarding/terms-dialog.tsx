@@ -9,9 +9,9 @@ import { onboardingTexts as texts } from './onboarding-texts.ts';
 /**
  * Terms and conditions (or reseller terms when resellerBypassTos): the active document of the organization's brand and
  * a required checkbox. When no document is published (404) the dialog says so and the sequence goes on: there is
- * nothing to accept, and the user is asked again once a document is active.
+ * nothing to accept, and the user is asked again once a document is active. It cannot be dismissed.
  */
-export function TermsDialog({ reseller, onAccepted, onClose }: { reseller: boolean; onAccepted: () => void; onClose: () => void }) {
+export function TermsDialog({ reseller, onAccepted }: { reseller: boolean; onAccepted: () => void }) {
   const terms = useCurrentTerms(true);
   const accept = useAcceptTerms();
   const [checked, setChecked] = useState(false);
@@ -26,7 +26,8 @@ export function TermsDialog({ reseller, onAccepted, onClose }: { reseller: boole
   };
 
   return (
-    <OnboardingModal title={title} onClose={onClose} size="xl">
+    // No close button, Escape or outside click (issue 26): the current terms must be accepted before anything else.
+    <OnboardingModal title={title} size="xl">
       <Stack>
         {reseller && <Text>{texts.resellerTermsIntro}</Text>}
         {terms.isPending && <Loader aria-label="Loading the terms" mx="auto" />}

@@ -6,20 +6,15 @@ import {
   verificationResponse,
   type RegistrationRequest,
 } from '@clinicrelay/contracts/registration.ts';
-import { userNameCheck } from '@clinicrelay/contracts/users.ts';
 import { apiFetch } from '../../api/client.ts';
 
 // Issue 14 §1: the public calls of the registration and email-confirmation pages (no session, so auth: false).
 
 export const registrationKeys = {
   all: ['registration'] as const,
-  userName: (userName: string) => [...registrationKeys.all, 'find', userName] as const,
   reseller: (urlCode: string) => [...registrationKeys.all, 'reseller', urlCode] as const,
   invitation: (code: string) => [...registrationKeys.all, 'invitation', code] as const,
 };
-
-export const checkRegistrationUserName = (userName: string, signal?: AbortSignal) =>
-  apiFetch(`/api/account/register/find?${new URLSearchParams({ username: userName }).toString()}`, { method: 'POST', schema: userNameCheck, signal, auth: false });
 
 export const useRegistrationReseller = (urlCode: string | undefined) =>
   useQuery({

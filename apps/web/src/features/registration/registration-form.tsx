@@ -4,8 +4,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { registrationMessages, registrationRequest, type RegistrationInvitation } from '@clinicrelay/contracts/registration.ts';
 import { errorDetails } from '../../components/error-details.ts';
 import { NewPasswordFields } from '../../components/password-field.tsx';
-import { UserNameInput } from '../../components/user-name-input.tsx';
-import { checkRegistrationUserName, registrationKeys, useRegister } from './api.ts';
+import { useRegister } from './api.ts';
 
 export interface RegistrationValues {
   organizationName: string;
@@ -79,15 +78,15 @@ export function RegistrationForm({ urlCode, invitation, onRegistered }: Registra
           <TextInput label="First name" required autoComplete="given-name" maxLength={100} {...form.getInputProps('firstName')} />
           <TextInput label="Last name" required autoComplete="family-name" maxLength={100} {...form.getInputProps('lastName')} />
         </Group>
-        {/* end-user §5 "Username": the email is the user name, checked with the server as it is typed. */}
-        <UserNameInput
+        {/* The email is the user name; not checked with the server while typing, which would tell anyone whether an account exists (issue 26). */}
+        <TextInput
           label="Email"
+          required
+          inputMode="email"
           autoComplete="email"
-          check={checkRegistrationUserName}
-          queryKey={registrationKeys.userName}
-          hint="Your user name: we send a link there to confirm it."
+          maxLength={256}
+          description="Your user name: we send a link there to confirm it."
           {...form.getInputProps('email')}
-          value={form.values.email}
         />
         {/* The strength meter and password policy of issue 14 §5 (components/password-field.tsx). */}
         <NewPasswordFields form={form} paths={['password', 'confirmPassword']} hint="Use 8 to 128 characters." userName={form.values.email} />
