@@ -224,6 +224,12 @@ export const organization = z.object({
 });
 export type Organization = z.infer<typeof organization>;
 
+// The list's Status filter (issue 26 §3b): the operators' queues, and the words the list and the dashboard show.
+export const ORGANIZATION_QUEUES = ['awaitingActivation', 'awaitingReview'] as const;
+export type OrganizationQueue = (typeof ORGANIZATION_QUEUES)[number];
+export const organizationQueueCounts = z.object({ awaitingActivation: z.number().int(), awaitingReview: z.number().int() });
+export const organizationQueueLabels: Record<OrganizationQueue, string> = { awaitingActivation: 'Awaiting activation', awaitingReview: 'Awaiting review' };
+
 // The list's columns (§2).
 export const organizationListItem = z.object({
   id: text(),
@@ -250,6 +256,9 @@ export const organizationQuery = pageQuery.extend({
   cancelling: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   // true: the activation queue (issue 14 §3): ID-proofed, terms accepted, not activated yet.
   awaitingActivation: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  // The operators' queues (issue 26 §3b): awaitingActivation as above; awaitingReview: not ID-proofed, with an
+  // identification uploaded after a failed check, for the ID Proofing modal.
+  status: z.enum(ORGANIZATION_QUEUES).optional(),
 });
 
 export const organizationOption = z.object({ id: text(), name: text() });

@@ -166,7 +166,8 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     const mails = await t.handle.db.select({ to: mailOutbox.toAddress, kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.organizationId, hillcrest));
     expect(mails).toEqual([{ to: 'admin@hillcrest.example.org', kind: 'OrganizationActivated' }]);
     const sources = await t.handle.db.select({ fullAddress: documentSources.fullAddress, status: documentSources.status }).from(documentSources).where(eq(documentSources.organizationId, hillcrest));
-    expect(sources).toEqual([{ fullAddress: 'records@hillcrest.direct.example.org', status: 0 }]);
+    // In service at once (issue 26 §3b): Release offers it as From.
+    expect(sources).toEqual([{ fullAddress: 'records@hillcrest.direct.example.org', status: 1 }]);
     const off = await t.call(ADMIN, 'PUT', `/api/organizations/${hillcrest}/activate`, { id: hillcrest, activated: false, sendEmail: false, seedRecords: false });
     expect(off.json().isActivated).toBe(false);
   });

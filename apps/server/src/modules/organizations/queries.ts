@@ -1,4 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, ilike, inArray, isNotNull, isNull, notExists, or, sql } from 'drizzle-orm';
+import { DOCUMENT_SOURCE_STATUS as STATUS, IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
+import type { OrganizationQueue } from '@clinicrelay/contracts/organizations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/auth.ts';
 import { brands, documentSourceProviders, organizationTypes, resellers, subscriptionPlans } from '../../db/schema/back-office.ts';
@@ -35,17 +37,43 @@ const listColumns = {
 // The system administrators' activation queue: organizations that finished onboarding and wait to be activated.
 const isAwaitingActivation = and(eq(organizations.isIdProofed, true), eq(organizations.isAcceptedEula, true), eq(organizations.isActivated, false));
 
-function listWhere(filter: { search?: string | undefined; cancelling?: boolean | undefined; awaitingActivation?: boolean | undefined }) {
+// The review queue: not ID-proofed, and one of its members uploaded an identification after a failed check.
+const isAwaitingReview = (db: DbOrTx) =>
+  and(
+    eq(organizations.isIdProofed, false),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(and(eq(memberships.organizationId, organizations.id), isNotNull(users.idProofBlobId))),
+    ),
+  );
+
+export interface OrganizationFilter {
+  search?: string | undefined;
+  cancelling?: boolean | undefined;
+  awaitingActivation?: boolean | undefined;
+  status?: OrganizationQueue | undefined;
+}
+
+function listWhere(db: DbOrTx, filter: OrganizationFilter) {
   const pattern = filter.search ? containsPattern(filter.search) : undefined;
   return and(
     pattern ? or(ilike(organizations.name, pattern), ilike(organizations.subdomain, pattern), ilike(sql`${organizations.orgId}::text`, pattern)) : undefined,
     filter.cancelling ? isCancelling : undefined,
-    filter.awaitingActivation ? isAwaitingActivation : undefined,
+    filter.awaitingActivation || filter.status === 'awaitingActivation' ? isAwaitingActivation : undefined,
+    filter.status === 'awaitingReview' ? isAwaitingReview(db) : undefined,
   );
 }
 
-export function findOrganizationPage(db: DbOrTx, filter: { search?: string | undefined; cancelling?: boolean | undefined; awaitingActivation?: boolean | undefined; sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
-  const where = listWhere(filter);
+/** How many organizations a queue holds (the back-office dashboard's counts). */
+export async function countQueue(db: DbOrTx, status: OrganizationQueue) {
+  return db.$count(organizations, listWhere(db, { status }));
+}
+
+export function findOrganizationPage(db: DbOrTx, filter: OrganizationFilter & { sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
+  const where = listWhere(db, filter);
   return findPage(
     page,
     ({ offset, limit }) =>
@@ -219,9 +247,37 @@ export async function revokeOrganizationSessions(db: DbOrTx, organizationId: str
     );
 }
 
-export async function insertDirectAddressIfFree(db: DbOrTx, organizationId: string, fullAddress: string) {
-  const rows = await db.insert(documentSources).values({ organizationId, type: 'Direct', fullAddress, status: 0 }).onConflictDoNothing().returning({ id: documentSources.id });
-  return rows.length > 0;
+// The records address in service for every user of the organization: made Activated, or an earlier one of the same
+// organization left Provisioning put in service. False when another organization holds the address.
+export async function putRecordsAddressInService(db: DbOrTx, organizationId: string, fullAddress: string) {
+  const rows = await db.insert(documentSources).values({ organizationId, type: 'Direct', fullAddress, status: STATUS.Activated, isGlobal: true }).onConflictDoNothing().returning({ id: documentSources.id });
+  if (rows.length > 0) return true;
+  const [own] = await db
+    .update(documentSources)
+    .set({ status: STATUS.Activated })
+    .where(and(eq(documentSources.fullAddress, fullAddress), eq(documentSources.organizationId, organizationId), inArray(documentSources.status, [STATUS.Provisioning, ...IN_SERVICE_STATUSES])))
+    .returning({ id: documentSources.id });
+  return own !== undefined;
+}
+
+// The organization's Direct addresses in service (Activated or Pending Update), which Release offers as From.
+export async function findDirectAddressesInService(db: DbOrTx, organizationId: string) {
+  const rows = await db
+    .select({ fullAddress: documentSources.fullAddress })
+    .from(documentSources)
+    .where(and(eq(documentSources.organizationId, organizationId), eq(documentSources.type, 'Direct'), inArray(documentSources.status, [...IN_SERVICE_STATUSES])))
+    .orderBy(asc(documentSources.fullAddress));
+  return rows.map((r) => r.fullAddress);
+}
+
+// Every enabled system administrator, for the operators' notices (a clinic waiting for activation or review).
+export function findSystemAdministrators(db: DbOrTx) {
+  return db
+    .select({ fullName: sql<string>`trim(${users.firstName} || ' ' || ${users.lastName})`, email: users.email })
+    .from(users)
+    .innerJoin(userSystemRoles, and(eq(userSystemRoles.userId, users.id), eq(userSystemRoles.role, 'SysAdmin')))
+    .where(eq(users.isDisabled, false))
+    .orderBy(asc(users.userName));
 }
 
 export async function findNpi(db: DbOrTx, npi: string) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { okResponse } from '@clinicrelay/contracts/account.ts';
 import {
   activationRequest,
+  organizationQueueCounts,
   apiCaptureRequest,
   enableRequest,
   npiQuery,
@@ -28,6 +29,7 @@ import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { adminCaller } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
+import { setActivation } from './activation.ts';
 import * as service from './service.ts';
 
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -122,7 +124,7 @@ export function organizationsRoutes(app: App, deps: service.OrganizationsDeps) {
     url: `${base}/:id/activate`,
     config,
     schema: { tags, params: organizationParams, body: activationRequest, response: { 200: organization } },
-    handler: (request) => service.setActivation(deps, adminCaller(request), request.params.id, request.body),
+    handler: (request) => setActivation(deps, adminCaller(request), request.params.id, request.body),
   });
   app.route({
     method: 'PUT',
@@ -161,6 +163,14 @@ export function organizationsRoutes(app: App, deps: service.OrganizationsDeps) {
   });
 
   const admin = '/api/admin/organizations';
+  // Not in the spec (issue 26 §3b): how many organizations wait in each operators' queue, for the dashboard.
+  app.route({
+    method: 'GET',
+    url: `${admin}/queues`,
+    config,
+    schema: { tags, response: { 200: organizationQueueCounts } },
+    handler: () => service.queueCounts(deps),
+  });
   app.route({
     method: 'GET',
     url: `${admin}/npi`,

@@ -3,7 +3,6 @@ import {
   FREE_PLAN_USER_LIMIT,
   RESELLER_TYPE_LICENSING,
   organizationMessages as text,
-  type activationRequest,
   type Organization,
   type OrganizationAdminSettings,
   type organizationInput,
@@ -14,14 +13,12 @@ import type { organizations, OrganizationSettingsColumn } from '../../db/schema/
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import { clearSessionCache, type AdminCaller } from '../../platform/auth/guard.ts';
 import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.ts';
-import { html } from '../../platform/mail/html.ts';
-import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
-import { ensureSampleRule } from '../intake/sample-rule.ts';
+import { provisionOnActivation } from './provisioning.ts';
 import * as q from './queries.ts';
 
 export interface OrganizationsDeps {
@@ -48,6 +45,11 @@ export function listOrganizations(deps: OrganizationsDeps, query: z.output<typeo
     return q.findOptions(deps.db, query.search, TYPEAHEAD_SIZE);
   }
   return q.findOrganizationPage(deps.db, query, { pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? 10 });
+}
+
+export async function queueCounts(deps: OrganizationsDeps) {
+  const [awaitingActivation, awaitingReview] = await Promise.all([q.countQueue(deps.db, 'awaitingActivation'), q.countQueue(deps.db, 'awaitingReview')]);
+  return { awaitingActivation, awaitingReview };
 }
 
 // organizations.settings as the settings tab shows them (a flag never set is off).
@@ -194,6 +196,8 @@ export async function createOrganization(deps: OrganizationsDeps, caller: AdminC
       const { planId } = await checkInput(tx, input, undefined);
       const row = await q.insertOrganization(tx, { ...(columnsOf(input, planId, undefined) as typeof organizations.$inferInsert), createdBy: caller.session.userId, modifiedBy: caller.session.userId });
       await q.setEnabledFeatures(tx, row.id, input.enabledFeatures);
+      // Activated from the form: as the activation modal does, with the default records address.
+      if (input.isActivated) await provisionOnActivation(tx, { id: row.id, subdomain: input.subdomain }, deps.publicUrl, true);
       await writeAudit(tx, { eventType: 'OrganizationCreated', ...auditedByAdmin(caller), details: { organizationId: row.id, subdomain: input.subdomain } });
       return row.id;
     }),
@@ -209,6 +213,7 @@ export async function updateOrganization(deps: OrganizationsDeps, caller: AdminC
       const { planId } = await checkInput(tx, input, current);
       await q.updateOrganization(tx, id, { ...columnsOf(input, planId, current), modifiedBy: caller.session.userId, modifiedAt: deps.now() });
       await q.setEnabledFeatures(tx, id, input.enabledFeatures);
+      if (input.isActivated && !current.isActivated) await provisionOnActivation(tx, { id, subdomain: input.subdomain }, deps.publicUrl, true);
       await writeAudit(tx, { eventType: 'OrganizationUpdated', ...auditedByAdmin(caller), details: { organizationId: id, ...(planId !== current.planId ? { planId } : {}) } });
     }),
   );
@@ -234,59 +239,6 @@ export async function deleteOrganization(deps: OrganizationsDeps, caller: AdminC
 function isForeignKeyViolation(error: unknown): boolean {
   for (let e: unknown = error, i = 0; e instanceof Error && i < 10; e = e.cause, i++) if ((e as { code?: unknown }).code === '23503') return true;
   return false;
-}
-
-// The records an activated organization starts with (§4 "create default records address"): a Direct address
-// records@{subdomain}.direct.{domain}, in status Provisioning until the HISP provisions it.
-export function defaultRecordsAddress(subdomain: string, publicUrl: string | undefined) {
-  let domain = 'example.org';
-  try {
-    if (publicUrl) domain = new URL(publicUrl).hostname.replace(/^www\./, '');
-  } catch {
-    // An unparsable PUBLIC_URL was refused by the config already; keep the default.
-  }
-  return `records@${subdomain}.direct.${domain}`.toLowerCase();
-}
-
-export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller, id: string, body: z.output<typeof activationRequest>) {
-  const admins = body.activated && body.sendEmail ? await q.findAdministrators(deps.db, id) : [];
-  await deps.db.transaction(async (tx) => {
-    const current = await q.lockOrganization(tx, id);
-    if (!current) throw notFound();
-    await q.updateOrganization(tx, id, { isActivated: body.activated, modifiedBy: caller.session.userId, modifiedAt: deps.now() });
-    let recordsAddress: string | null = null;
-    if (body.activated && body.seedRecords) {
-      recordsAddress = defaultRecordsAddress(current.subdomain, deps.publicUrl);
-      if (!(await q.insertDirectAddressIfFree(tx, id, recordsAddress))) recordsAddress = null;
-      else await ensureSampleRule(tx, id);
-    }
-    const brand = (current.brandId && (await q.brandName(tx, current.brandId))) || 'ClinicRelay';
-    for (const admin of admins) {
-      const mail = activationMail(brand, current.name, admin.fullName || admin.userName, deps.publicUrl);
-      await queueMail(tx, { kind: 'OrganizationActivated', organizationId: id, from: deps.mailFrom, to: { name: admin.fullName, address: admin.email }, ...mail });
-    }
-    await writeAudit(tx, {
-      eventType: body.activated ? 'OrganizationActivated' : 'OrganizationDeactivated',
-      ...auditedByAdmin(caller),
-      details: { organizationId: id, emailsQueued: admins.length, ...(recordsAddress ? { recordsAddress } : {}) },
-    });
-  });
-  return getOrganization(deps, id);
-}
-
-function activationMail(brand: string, organizationName: string, name: string, publicUrl: string | undefined) {
-  const link = (publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
-  const subject = `${organizationName} is now active on ${brand}`;
-  const textBody = [`Hello ${name},`, '', `${organizationName} has been activated on ${brand}: you and your users can now send and receive documents in Release and Intake.`, '', `Sign in: ${link}`, ''].join('\n');
-  const body = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
-<body style="font-family: Arial, Helvetica, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1b1e;">
-<p>Hello ${name},</p>
-<p><strong>${organizationName}</strong> has been activated on ${brand}: you and your users can now send and receive documents in Release and Intake.</p>
-<p><a href="${link}">Sign in</a></p>
-</body></html>
-`;
-  return { subject, text: textBody, html: body };
 }
 
 export async function setLoginAbility(deps: OrganizationsDeps, caller: AdminCaller, id: string, enabled: boolean | undefined) {
