@@ -24,7 +24,8 @@ const listColumns = {
   name: organizations.name,
   networkName: networks.name,
   subdomain: organizations.subdomain,
-  resellerName: resellers.name,
+  // The licensing reseller when there is one, else the affiliate (§2's Reseller column).
+  resellerName: sql<string | null>`(select r.name from ${resellers} r where r.id = coalesce(${organizations.licensingResellerId}, ${organizations.affiliateResellerId}))`,
   tierCode: organizations.tierCode,
   isActivated: organizations.isActivated,
   isEnabled: organizations.isEnabled,
@@ -55,6 +56,7 @@ export interface OrganizationFilter {
   cancelling?: boolean | undefined;
   awaitingActivation?: boolean | undefined;
   status?: OrganizationQueue | undefined;
+  orgId?: number | undefined;
 }
 
 function listWhere(db: DbOrTx, filter: OrganizationFilter) {
@@ -64,6 +66,7 @@ function listWhere(db: DbOrTx, filter: OrganizationFilter) {
     filter.cancelling ? isCancelling : undefined,
     filter.awaitingActivation || filter.status === 'awaitingActivation' ? isAwaitingActivation : undefined,
     filter.status === 'awaitingReview' ? isAwaitingReview(db) : undefined,
+    filter.orgId !== undefined ? eq(organizations.orgId, filter.orgId) : undefined,
   );
 }
 
@@ -82,7 +85,6 @@ export function findOrganizationPage(db: DbOrTx, filter: OrganizationFilter & { 
         .from(organizations)
         .leftJoin(networkOrganizations, eq(networkOrganizations.organizationId, organizations.id))
         .leftJoin(networks, eq(networks.id, networkOrganizations.networkId))
-        .leftJoin(resellers, eq(resellers.id, organizations.resellerId))
         .where(where)
         .orderBy(...byName(organizations.name, filter.sortDir), asc(organizations.id))
         .offset(offset)
@@ -97,8 +99,9 @@ export async function findById(db: DbOrTx, id: string) {
       organization: organizations,
       networkId: networks.id,
       networkName: networks.name,
-      resellerName: resellers.name,
-      resellerType: resellers.type,
+      affiliateResellerName: sql<string | null>`(select r.name from ${resellers} r where r.id = ${organizations.affiliateResellerId})`,
+      licensingResellerName: sql<string | null>`(select r.name from ${resellers} r where r.id = ${organizations.licensingResellerId})`,
+      affiliateResellerType: sql<number | null>`(select r.type from ${resellers} r where r.id = ${organizations.affiliateResellerId})`,
       planDescription: subscriptionPlans.allowedUsersDescription,
       numberOfUsers: sql<number>`(select count(*)::int from ${memberships} m where m.organization_id = ${organizations.id})`,
       createdByName: sql<string | null>`(select u.user_name from ${users} u where u.id = ${organizations.createdBy})`,
@@ -107,7 +110,6 @@ export async function findById(db: DbOrTx, id: string) {
     .from(organizations)
     .leftJoin(networkOrganizations, eq(networkOrganizations.organizationId, organizations.id))
     .leftJoin(networks, eq(networks.id, networkOrganizations.networkId))
-    .leftJoin(resellers, eq(resellers.id, organizations.resellerId))
     .leftJoin(subscriptionPlans, eq(subscriptionPlans.id, organizations.planId))
     .where(eq(organizations.id, id));
   return row;

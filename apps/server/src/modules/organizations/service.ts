@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   FREE_PLAN_USER_LIMIT,
+  RESELLER_TYPE_AFFILIATE,
   RESELLER_TYPE_LICENSING,
   organizationMessages as text,
   type Organization,
@@ -74,9 +75,17 @@ export async function getOrganization(deps: Pick<OrganizationsDeps, 'db'>, id: s
     networkName: row.networkName,
     plan: o.planId && row.planDescription !== null ? { id: o.planId, allowedUsersDescription: row.planDescription } : null,
     planId: o.planId,
-    reseller: o.resellerId && row.resellerType !== null ? { id: o.resellerId, type: row.resellerType } : null,
-    resellerId: o.resellerId,
-    resellerName: row.resellerName,
+    reseller: o.licensingResellerId
+      ? { id: o.licensingResellerId, type: RESELLER_TYPE_LICENSING }
+      : o.affiliateResellerId
+        ? { id: o.affiliateResellerId, type: row.affiliateResellerType ?? RESELLER_TYPE_AFFILIATE }
+        : null,
+    resellerId: o.licensingResellerId ?? o.affiliateResellerId,
+    resellerName: o.licensingResellerId ? row.licensingResellerName : row.affiliateResellerName,
+    affiliateResellerId: o.affiliateResellerId,
+    affiliateResellerName: row.affiliateResellerName,
+    licensingResellerId: o.licensingResellerId,
+    licensingResellerName: row.licensingResellerName,
     tierCode: o.tierCode,
     numberOfUsers: row.numberOfUsers,
     enabledFeatures: await q.enabledFeatureNames(deps.db, id),
@@ -127,12 +136,17 @@ async function checkInput(tx: DbOrTx, input: Input, current: q.OrganizationRow |
   const users = current ? await q.countMembers(tx, current.id) : 0;
 
   let planId = input.planId;
-  const reseller = input.resellerId ? await q.findReseller(tx, input.resellerId) : undefined;
-  if (input.resellerId && !reseller) throw fieldError('resellerId', text.chooseFromList);
-  // §4: removing (or replacing) the licensing reseller resets the plan to the free one, refused above its limit.
-  const before = current?.resellerId ? await q.findReseller(tx, current.resellerId) : undefined;
-  if (before?.type === RESELLER_TYPE_LICENSING && input.resellerId !== before.id) {
-    if (users > FREE_PLAN_USER_LIMIT) throw fieldError('resellerId', text.licenserOverFreeLimit);
+  // §3: each role takes a reseller of its type.
+  const affiliate = input.affiliateResellerId ? await q.findReseller(tx, input.affiliateResellerId) : undefined;
+  if (input.affiliateResellerId && !affiliate) throw fieldError('affiliateResellerId', text.chooseFromList);
+  if (affiliate && affiliate.type !== RESELLER_TYPE_AFFILIATE) throw fieldError('affiliateResellerId', text.notAnAffiliate);
+  const licenser = input.licensingResellerId ? await q.findReseller(tx, input.licensingResellerId) : undefined;
+  if (input.licensingResellerId && !licenser) throw fieldError('licensingResellerId', text.chooseFromList);
+  if (licenser && licenser.type !== RESELLER_TYPE_LICENSING) throw fieldError('licensingResellerId', text.notALicenser);
+  // §4: removing (or replacing) the licensing reseller resets the plan to the free one, refused above its limit; the
+  // affiliate reseller never touches the plan.
+  if (current?.licensingResellerId && input.licensingResellerId !== current.licensingResellerId) {
+    if (users > FREE_PLAN_USER_LIMIT) throw fieldError('licensingResellerId', text.licenserOverFreeLimit);
     planId = (await q.findFreePlan(tx))?.id ?? null;
   } else if (planId) {
     const plan = await q.findPlan(tx, planId);
@@ -153,7 +167,8 @@ function columnsOf(input: Input, planId: string | null, current: q.OrganizationR
     organizationTypeId: input.organizationTypeId,
     organizationSpecialtyId: input.organizationSpecialtyId,
     planId,
-    resellerId: input.resellerId,
+    affiliateResellerId: input.affiliateResellerId,
+    licensingResellerId: input.licensingResellerId,
     tierCode: input.tierCode,
     allowedPurposeOfUseCodes: input.allowedPurposeOfUseCodes,
     organizationNpi: input.organizationNpi,
