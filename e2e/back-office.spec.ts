@@ -99,7 +99,9 @@ test('a system administrator creates a network, gives it an organization and an 
   await add.getByRole('textbox', { name: 'Name' }).fill('NORTHWEST health network');
   await add.getByRole('button', { name: 'Save' }).click();
   await add.getByText('A network with this name already exists, please enter a different one.').waitFor();
+  await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, 'admin-network-name-taken');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await add.getByRole('textbox', { name: 'Name' }).fill('Mountain Valley Health Information Exchange');
   await add.getByRole('button', { name: 'Save' }).click();
   await page.getByText('The Network was saved successfully.').waitFor();
