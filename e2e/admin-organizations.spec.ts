@@ -75,6 +75,7 @@ test('a system administrator sets up an organization whose Administrator then se
   await page.getByRole('combobox', { name: 'Affiliate Reseller' }).waitFor();
   await page.getByRole('combobox', { name: 'Licensing Reseller' }).waitFor();
   await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole('heading', { name: 'Plan and reseller' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'admin-organization-resellers');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goBack();
