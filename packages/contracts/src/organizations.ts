@@ -236,6 +236,20 @@ export const organization = z.object({
 });
 export type Organization = z.infer<typeof organization>;
 
+// What an activated organization can send, and what is still pending (issue 26 §3b): the activation mail and the
+// Administrator's dashboard say the same sentences.
+export const sendingTexts = {
+  title: 'Still pending',
+  noAddress: 'Your organization has no Direct address in service yet. A system administrator adds one; you can send and receive in Release and Intake as soon as it is activated.',
+  needsCertificate: (addresses: readonly string[], brand: string) =>
+    `Sending to Direct addresses at other providers needs a Direct certificate for ${addresses.join(', ')}; a system administrator imports it under Certificates. Until then you send to and receive from organizations on ${brand}.`,
+} as const;
+export const sendingStatus = z.object({
+  addresses: z.array(z.object({ fullAddress: text(), hasCertificate: z.boolean() })),
+  pending: z.array(text()),
+});
+export type SendingStatus = z.infer<typeof sendingStatus>;
+
 // The list's Status filter (issue 26 §3b): the operators' queues, and the words the list and the dashboard show.
 export const ORGANIZATION_QUEUES = ['awaitingActivation', 'awaitingReview'] as const;
 export type OrganizationQueue = (typeof ORGANIZATION_QUEUES)[number];

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { IdentityProofingResult } from '@clinicrelay/contracts/identity-proofing.ts';
+import { sendingTexts } from '@clinicrelay/contracts/organizations.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
 import { messages } from '../../db/schema/messages.ts';
@@ -74,7 +75,12 @@ describe('onboarding to a first send (issue 26 §3b)', () => {
     expect(mail!.textBody).toContain('Hillcrest Pediatrics has been activated on ClinicRelay: you and your users can now send and receive documents in Release and Intake.');
     expect(mail!.textBody).toContain(`Your Direct address: ${RECORDS}.`);
     // No certificate signs for the new address yet: the mail names what is still pending and who does it.
-    expect(mail!.textBody).toContain(`Still pending: sending to Direct addresses at other providers needs a Direct certificate for ${RECORDS}`);
+    expect(mail!.textBody).toContain(`Still pending: ${sendingTexts.needsCertificate([RECORDS], 'ClinicRelay')}`);
+    // The Administrator's dashboard reads the same.
+    expect((await t.call(HILLCREST, 'GET', '/api/organization/sendingstatus')).json()).toEqual({
+      addresses: [{ fullAddress: RECORDS, hasCertificate: false }],
+      pending: [sendingTexts.needsCertificate([RECORDS], 'ClinicRelay')],
+    });
 
     // Release offers the address as From, and a send to another organization of the installation is delivered.
     const from = (await t.call(HILLCREST, 'GET', '/api/documentsources')).json();
@@ -129,7 +135,7 @@ describe('onboarding to a first send (issue 26 §3b)', () => {
     await db().insert(memberships).values({ userId: hannah!.id, organizationId: summit, role: 'Administrator' });
     expect((await t.call(SYSADMIN, 'PUT', `/api/organizations/${summit}/activate`, { id: summit, activated: true, sendEmail: true, seedRecords: false })).statusCode).toBe(200);
     const [mail] = await db().select().from(mailOutbox).where(and(eq(mailOutbox.kind, 'OrganizationActivated'), eq(mailOutbox.organizationId, summit)));
-    expect(mail!.textBody).toContain('Still pending: your organization has no Direct address in service yet.');
+    expect(mail!.textBody).toContain(`Still pending: ${sendingTexts.noAddress}`);
     expect(mail!.textBody).not.toContain('can now send');
     await db().delete(memberships).where(eq(memberships.organizationId, summit));
   });
@@ -157,10 +163,16 @@ describe('onboarding to a first send (issue 26 §3b)', () => {
     expect(await queue('awaitingReview')).toEqual(['hillcrest']);
   });
 
-  it('the queue counts are for system administrators only', async () => {
+  it('the queue counts are for system administrators only; the sending status for an organization’s Administrators', async () => {
     for (const user of ['reporting@example.org', 'admin@lakeside.example.org', 'user@lakeside.example.org']) {
       expect((await t.call(user, 'GET', '/api/admin/organizations/queues')).statusCode, user).toBe(403);
     }
+    expect((await t.call('user@lakeside.example.org', 'GET', '/api/organization/sendingstatus')).statusCode).toBe(403);
+    expect((await t.call(null, 'GET', '/api/organization/sendingstatus')).statusCode).toBe(401);
+    // Each Administrator reads their own organization's addresses only.
+    const lakeside = (await t.call('admin@lakeside.example.org', 'GET', '/api/organization/sendingstatus')).json<{ addresses: { fullAddress: string }[] }>();
+    expect(lakeside.addresses.map((a) => a.fullAddress)).toContain(LAKESIDE_INTAKE);
+    expect(lakeside.addresses.every((a) => a.fullAddress.endsWith('@lakeside.direct.example.org'))).toBe(true);
     expect((await t.call(null, 'GET', '/api/admin/organizations/queues')).statusCode).toBe(401);
     expect((await t.call(SYSADMIN, 'GET', '/api/organizations?status=nonsense&pageNumber=1&pageSize=10')).statusCode).toBe(400);
   });

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { activationRequest } from '@clinicrelay/contracts/organizations.ts';
+import { sendingTexts, type activationRequest, type SendingStatus } from '@clinicrelay/contracts/organizations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
-import type { AdminCaller } from '../../platform/auth/guard.ts';
+import type { AdminCaller, OrgCaller } from '../../platform/auth/guard.ts';
 import { notFound } from '../../platform/errors.ts';
 import { html } from '../../platform/mail/html.ts';
 import { queueMail } from '../../platform/mail/outbox.ts';
@@ -22,6 +22,19 @@ async function addressesWithoutCertificate(db: DbOrTx, addresses: string[], now:
   return missing;
 }
 
+/** The organization's Direct addresses in service and, in the words the activation mail uses, what is still pending. */
+export async function sendingStatusOf(db: DbOrTx, organizationId: string, now: Date): Promise<SendingStatus> {
+  const addresses = await q.findDirectAddressesInService(db, organizationId);
+  const uncertified = await addressesWithoutCertificate(db, addresses, now);
+  const brandId = (await q.findById(db, organizationId))?.organization.brandId;
+  const brand = (brandId && (await q.brandName(db, brandId))) || 'ClinicRelay';
+  const pending = addresses.length === 0 ? [sendingTexts.noAddress] : uncertified.length > 0 ? [sendingTexts.needsCertificate(uncertified, brand)] : [];
+  return { addresses: addresses.map((fullAddress) => ({ fullAddress, hasCertificate: !uncertified.includes(fullAddress) })), pending };
+}
+
+/** GET /api/organization/sendingstatus (not in the spec): the caller's organization, for its Administrators' dashboard. */
+export const sendingStatus = (deps: Pick<OrganizationsDeps, 'db' | 'now'>, caller: OrgCaller) => sendingStatusOf(deps.db, caller.organizationId, deps.now());
+
 export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller, id: string, body: z.output<typeof activationRequest>) {
   const admins = body.activated && body.sendEmail ? await q.findAdministrators(deps.db, id) : [];
   await deps.db.transaction(async (tx) => {
@@ -29,11 +42,10 @@ export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller
     if (!current) throw notFound();
     await q.updateOrganization(tx, id, { isActivated: body.activated, modifiedBy: caller.session.userId, modifiedAt: deps.now() });
     const recordsAddress = body.activated ? await provisionOnActivation(tx, current, deps.publicUrl, body.seedRecords) : null;
-    const inService = admins.length > 0 ? await q.findDirectAddressesInService(tx, id) : [];
-    const uncertified = await addressesWithoutCertificate(tx, inService, deps.now());
+    const status = admins.length > 0 ? await sendingStatusOf(tx, id, deps.now()) : null;
     const brand = (current.brandId && (await q.brandName(tx, current.brandId))) || 'ClinicRelay';
     for (const admin of admins) {
-      const mail = activationMail({ brand, organizationName: current.name, name: admin.fullName || admin.userName, publicUrl: deps.publicUrl, inService, uncertified });
+      const mail = activationMail({ brand, organizationName: current.name, name: admin.fullName || admin.userName, publicUrl: deps.publicUrl, status: status! });
       await queueMail(tx, { kind: 'OrganizationActivated', organizationId: id, from: deps.mailFrom, to: { name: admin.fullName, address: admin.email }, ...mail });
     }
     await writeAudit(tx, {
@@ -46,22 +58,18 @@ export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller
 }
 
 // The mail says what the clinic can do now, and exactly what is still pending when something is.
-function activationMail(m: { brand: string; organizationName: string; name: string; publicUrl: string | undefined; inService: string[]; uncertified: string[] }) {
+function activationMail(m: { brand: string; organizationName: string; name: string; publicUrl: string | undefined; status: SendingStatus }) {
   const link = (m.publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
   const subject = `${m.organizationName} is now active on ${m.brand}`;
-  const lines: string[] = [];
-  if (m.inService.length === 0) {
-    lines.push(`${m.organizationName} has been activated on ${m.brand}.`);
-    lines.push(`Still pending: your organization has no Direct address in service yet. A system administrator adds one; you can send and receive in Release and Intake as soon as it is activated.`);
-  } else {
-    lines.push(`${m.organizationName} has been activated on ${m.brand}: you and your users can now send and receive documents in Release and Intake.`);
-    lines.push(`Your Direct address${m.inService.length > 1 ? 'es' : ''}: ${m.inService.join(', ')}.`);
-    if (m.uncertified.length > 0) {
-      lines.push(
-        `Still pending: sending to Direct addresses at other providers needs a Direct certificate for ${m.uncertified.join(', ')}; a system administrator imports it under Certificates. Until then you send to and receive from organizations on ${m.brand}.`,
-      );
-    }
-  }
+  const addresses = m.status.addresses.map((a) => a.fullAddress);
+  const lines =
+    addresses.length === 0
+      ? [`${m.organizationName} has been activated on ${m.brand}.`]
+      : [
+          `${m.organizationName} has been activated on ${m.brand}: you and your users can now send and receive documents in Release and Intake.`,
+          `Your Direct address${addresses.length > 1 ? 'es' : ''}: ${addresses.join(', ')}.`,
+        ];
+  lines.push(...m.status.pending.map((p) => `${sendingTexts.title}: ${p}`));
   const textBody = [`Hello ${m.name},`, '', ...lines.flatMap((l) => [l, '']), `Sign in: ${link}`, ''].join('\n');
   const paragraphs = lines.map((l) => html`<p>${l}</p>`);
   const body = html`<!doctype html>

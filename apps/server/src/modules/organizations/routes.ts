@@ -5,6 +5,7 @@ import { okResponse } from '@clinicrelay/contracts/account.ts';
 import {
   activationRequest,
   organizationQueueCounts,
+  sendingStatus,
   apiCaptureRequest,
   enableRequest,
   npiQuery,
@@ -26,10 +27,10 @@ import {
   syncResponse,
 } from '@clinicrelay/contracts/organizations.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { adminCaller } from '../../platform/auth/guard.ts';
+import { adminCaller, orgCaller } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { setActivation } from './activation.ts';
+import { sendingStatus as readSendingStatus, setActivation } from './activation.ts';
 import * as service from './service.ts';
 
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -160,6 +161,15 @@ export function organizationsRoutes(app: App, deps: service.OrganizationsDeps) {
     config,
     schema: { tags, params: organizationParams, response: { 200: z.array(organizationRecord) } },
     handler: (request) => service.noRecordsYet(deps, request.params.id),
+  });
+
+  // Not in the spec (issue 26 §3b): what the caller's activated organization can send and what is still pending.
+  app.route({
+    method: 'GET',
+    url: '/api/organization/sendingstatus',
+    config: { roles: ['Administrator'] },
+    schema: { tags, response: { 200: sendingStatus } },
+    handler: (request) => readSendingStatus(deps, orgCaller(request)),
   });
 
   const admin = '/api/admin/organizations';
