@@ -104,8 +104,15 @@ test('Hillcrest onboards: terms, identity proofing with the sandbox, the activat
   expect(mailsMentioning(HILLCREST_ADMIN, 'Hillcrest Pediatrics has been activated')[0]).toContain(RECORDS);
   await office.close();
 
-  // Hillcrest can send at once: compose offers and fills the records address as From, and the send goes through.
+  // Hillcrest's dashboard says what is still pending (a Direct certificate for other providers), as the mail did.
   await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/account/dashboard');
+  const pending = page.getByRole('region', { name: 'Still pending' });
+  await pending.getByText(`needs a Direct certificate for ${RECORDS}`, { exact: false }).waitFor();
+  await screenshot(page, 'onboarding-dashboard-pending');
+  await expectNoAxeViolations(page, 'onboarding-dashboard-pending');
+
+  // Hillcrest can send at once: compose offers and fills the records address as From, and the send goes through.
   await page.goto('/release/new');
   await expectPath(page, '/release/new');
   await expect.poll(() => page.getByRole('combobox', { name: 'From' }).inputValue(), { timeout: 10_000 }).toBe(RECORDS);
