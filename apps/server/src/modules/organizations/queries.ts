@@ -254,12 +254,13 @@ export async function revokeOrganizationSessions(db: DbOrTx, organizationId: str
 export async function putRecordsAddressInService(db: DbOrTx, organizationId: string, fullAddress: string) {
   const rows = await db.insert(documentSources).values({ organizationId, type: 'Direct', fullAddress, status: STATUS.Activated, isGlobal: true }).onConflictDoNothing().returning({ id: documentSources.id });
   if (rows.length > 0) return true;
+  const ownAddress = and(eq(documentSources.fullAddress, fullAddress), eq(documentSources.organizationId, organizationId));
   const [own] = await db
     .update(documentSources)
     .set({ status: STATUS.Activated })
-    .where(and(eq(documentSources.fullAddress, fullAddress), eq(documentSources.organizationId, organizationId), inArray(documentSources.status, [STATUS.Provisioning, ...IN_SERVICE_STATUSES])))
+    .where(and(ownAddress, eq(documentSources.status, STATUS.Provisioning)))
     .returning({ id: documentSources.id });
-  return own !== undefined;
+  return own !== undefined || (await db.$count(documentSources, and(ownAddress, inArray(documentSources.status, [...IN_SERVICE_STATUSES])))) > 0;
 }
 
 // The organization's Direct addresses in service (Activated or Pending Update), which Release offers as From.
