@@ -11,7 +11,8 @@ const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
 const TAG = '0023_reseller_roles_network_names';
 
 // Migration 0023 on a database made before it: each organization's one resellerId moves to the role its reseller's
-// type says, and network names that differ only in case are told apart before they become unique whatever the case.
+// type says, network names that differ only in case are told apart before they become unique whatever the case, and
+// an activated organization's records address left Provisioning goes into service.
 describe('migration 0023 (affiliate and licensing reseller; network names)', () => {
   it('moves resellerId by type and keeps every network', { timeout: 60_000 }, async () => {
     const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
@@ -28,6 +29,9 @@ describe('migration 0023 (affiliate and licensing reseller; network names)', () 
       insert into resellers (id, type, name) values ('00000000-0000-4000-8000-000000000001', 0, 'Referral Partners'), ('00000000-0000-4000-8000-000000000002', 1, 'Licensing Co');
       insert into organizations (name, subdomain, reseller_id) values ('A', 'a', '00000000-0000-4000-8000-000000000001'), ('B', 'b', '00000000-0000-4000-8000-000000000002'), ('C', 'c', null);
       insert into networks (name, created_at) values ('North', now() - interval '1 day'), ('NORTH', now()), ('South', now());
+      update organizations set is_activated = true where subdomain in ('a', 'b');
+      insert into document_sources (organization_id, type, full_address, status) select id, 'Direct', 'records@' || subdomain || '.direct.example.org', 0 from organizations;
+      insert into document_sources (organization_id, type, full_address, status) select id, 'Direct', 'front@a.direct.example.org', 0 from organizations where subdomain = 'a';
     `);
     await migrate(db, { migrationsFolder: MIGRATIONS });
 
@@ -42,6 +46,14 @@ describe('migration 0023 (affiliate and licensing reseller; network names)', () 
     expect(names.slice(1).sort()[0]).toMatch(/^NORTH \([0-9a-f-]{36}\)$/);
     expect(names).toContain('South');
     await expect(client.query("insert into networks (name) values ('south')")).rejects.toThrow();
+    // An activated organization's records address left Provisioning is in service; other addresses and organizations keep theirs.
+    const sources = await client.query<{ full_address: string; status: number; is_global: boolean }>('select full_address, status, is_global from document_sources order by full_address');
+    expect(sources.rows).toEqual([
+      { full_address: 'front@a.direct.example.org', status: 0, is_global: false },
+      { full_address: 'records@a.direct.example.org', status: 1, is_global: true },
+      { full_address: 'records@b.direct.example.org', status: 1, is_global: true },
+      { full_address: 'records@c.direct.example.org', status: 0, is_global: false },
+    ]);
     await client.close();
   });
 });
