@@ -64,6 +64,22 @@ test('a system administrator sets up an organization whose Administrator then se
   await search(page, run);
   await expect.poll(() => rowsOf(page).count()).toBe(2);
   await rowsOf(page).filter({ hasText: name }).getByText('Not Activated').waitFor();
+  // Issue 26 §3b: no Import button while batch import does not exist; the Id the list shows opens the organization.
+  expect(await page.getByRole('link', { name: 'Import', exact: true }).count()).toBe(0);
+  const orgId = (await rowsOf(page).filter({ hasText: name }).getByRole('cell').first().innerText()).trim();
+  expect(orgId).toMatch(/^\d+$/);
+  await page.goto(`/admin/organizations/${orgId}`);
+  await expectHeading(page, name);
+  expect(new URL(page.url()).pathname).toMatch(/^\/admin\/organizations\/[0-9a-f-]{36}$/);
+  // back-office-a §3: the affiliate and the licensing reseller, each its own field.
+  await page.getByRole('combobox', { name: 'Affiliate Reseller' }).waitFor();
+  await page.getByRole('combobox', { name: 'Licensing Reseller' }).waitFor();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole('heading', { name: 'Plan and reseller' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'admin-organization-resellers');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goBack();
+  await rowsOf(page).filter({ hasText: name }).waitFor();
   await page.getByRole('button', { name: `Edit ${name}` }).click();
   await expectHeading(page, name);
   await page.getByRole('tab', { name: 'Direct' }).click();

@@ -91,6 +91,17 @@ test('a system administrator creates a network, gives it an organization and an 
 
   await page.getByRole('button', { name: 'Add network' }).click();
   const add = page.getByRole('dialog', { name: 'Add network' });
+  // Issue 26 §3b: a name over 255 characters is refused with a message, not cut; names are unique whatever the case.
+  await add.getByRole('textbox', { name: 'Name' }).fill('n'.repeat(256));
+  expect((await add.getByRole('textbox', { name: 'Name' }).inputValue()).length).toBe(256);
+  await add.getByRole('button', { name: 'Save' }).click();
+  await add.getByText('Name must be at most 255 characters.').waitFor();
+  await add.getByRole('textbox', { name: 'Name' }).fill('NORTHWEST health network');
+  await add.getByRole('button', { name: 'Save' }).click();
+  await add.getByText('A network with this name already exists, please enter a different one.').waitFor();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, 'admin-network-name-taken');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await add.getByRole('textbox', { name: 'Name' }).fill('Mountain Valley Health Information Exchange');
   await add.getByRole('button', { name: 'Save' }).click();
   await page.getByText('The Network was saved successfully.').waitFor();

@@ -1,16 +1,18 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
-import { activateOrganization, answerQuiz, expectHeading, openSignIn, signIn, submitIdentity, type SandboxIdentity } from './support/journeys.ts';
+import { activateOrganization, answerQuiz, composeReferral, expectHeading, expectPath, openSignIn, signIn, submitIdentity, type SandboxIdentity } from './support/journeys.ts';
 import { mailsMentioning } from './support/outbox.ts';
 import { newContext, test } from './support/test.ts';
 
 // Issue 14 §3: Hillcrest's Administrator (terms not accepted, not ID-proofed, not activated) signs in and gets the
 // onboarding sequence: terms, welcome, identity verification, a sandbox identity that passes, the quiz, the pass
-// decision; after a reload the 'Welcome!' activation-delay dialog. A system administrator then finds Hillcrest in the
-// activation queue and activates it, and the activation mail is in the outbox. Only this journey changes Hillcrest.
+// decision; after a reload the 'Welcome!' activation-delay dialog. The system administrators are mailed; one finds
+// Hillcrest through the dashboard's count in the activation queue and activates it, the activation mail is in the
+// outbox, and Hillcrest composes and sends from its new records address at once. Only this journey changes Hillcrest.
 
 const HILLCREST_ADMIN = 'admin@hillcrest.example.org';
+const RECORDS = 'records@hillcrest.direct.example.org';
 const HANNAH: SandboxIdentity = {
   firstName: 'Hannah',
   lastName: 'Hill',
@@ -79,17 +81,51 @@ test('Hillcrest onboards: terms, identity proofing with the sandbox, the activat
   await delay.getByText(/2-3 business days/).waitFor();
   await delay.getByRole('button', { name: 'Ok' }).click();
 
-  // The back office: Hillcrest is in the activation queue; activating it sends the activation mail.
+  // Issue 26 §3b: every system administrator is told Hillcrest is waiting.
+  await expect.poll(() => mailsMentioning('sysadmin@example.org', 'Hillcrest Pediatrics is waiting for activation').length, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+
+  // The back office: the dashboard counts Hillcrest in the activation queue and links to it; activating it sends the
+  // activation mail and puts its records address in service.
   const office = await newContext(browser, baseUrl);
   const admin = await office.newPage();
+  await admin.setViewportSize({ width: 1440, height: 900 });
   await openSignIn(admin);
   await signIn(admin, 'sysadmin@example.org');
-  await admin.goto('/admin/organizations?awaitingActivation=true');
+  await admin.goto('/admin/dashboard/messaging');
+  const queueCard = admin.locator('[data-queue="awaitingActivation"]');
+  await expect.poll(async () => Number((await queueCard.innerText()).replace(/\D+/g, '')), { timeout: 10_000 }).toBeGreaterThan(0);
+  await screenshot(admin, 'onboarding-dashboard-queue');
+  await expectNoAxeViolations(admin, 'onboarding-dashboard-queue');
+  await queueCard.getByRole('link', { name: 'Awaiting activation' }).click();
   await expectHeading(admin, 'Organizations');
+  expect(new URL(admin.url()).searchParams.get('status')).toBe('awaitingActivation');
+  expect(await admin.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('Awaiting activation');
   const row = admin.getByRole('table').getByRole('row').filter({ hasText: 'Hillcrest Pediatrics' });
   await row.waitFor();
   await screenshot(admin, 'onboarding-activation-queue');
+  await expectNoAxeViolations(admin, 'onboarding-activation-queue');
   await activateOrganization(admin, 'Hillcrest Pediatrics');
   await expect.poll(() => mailsMentioning(HILLCREST_ADMIN, 'Hillcrest Pediatrics has been activated').length, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+  expect(mailsMentioning(HILLCREST_ADMIN, 'Hillcrest Pediatrics has been activated')[0]).toContain(RECORDS);
   await office.close();
+
+  // Hillcrest's dashboard says what is still pending (a Direct certificate for other providers), as the mail did.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/account/dashboard');
+  const pending = page.getByRole('region', { name: 'Still pending' });
+  await pending.getByText(`needs a Direct certificate for ${RECORDS}`, { exact: false }).waitFor();
+  await screenshot(page, 'onboarding-dashboard-pending');
+  await expectNoAxeViolations(page, 'onboarding-dashboard-pending');
+
+  // Hillcrest can send at once: compose offers and fills the records address as From, and the send goes through.
+  await page.goto('/release/new');
+  await expectPath(page, '/release/new');
+  await expect.poll(() => page.getByRole('combobox', { name: 'From' }).inputValue(), { timeout: 10_000 }).toBe(RECORDS);
+  await screenshot(page, 'onboarding-first-compose');
+  await expectNoAxeViolations(page, 'onboarding-first-compose');
+  await composeReferral(page, ['intake@lakeside.direct.example.org'], 'First referral from Hillcrest', RECORDS);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Review and Send' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('The message was sent successfully.').first().waitFor();
+  await screenshot(page, 'onboarding-first-send');
 });

@@ -50,7 +50,7 @@ async function setLakesidePlan(baseUrl: string, planId: string) {
   const id = list.items.find((o) => o.subdomain === 'lakeside')!.id;
   const current = (await (await fetch(`${baseUrl}/api/organizations/${id}`, { headers })).json()) as Record<string, unknown>;
   if (current.planId === planId) return;
-  const keys = ['name', 'subdomain', 'brandId', 'organizationTypeId', 'organizationSpecialtyId', 'resellerId', 'tierCode', 'enabledFeatures', 'allowedPurposeOfUseCodes', 'organizationNpi', 'organizationEmr', 'hispProviderId', 'address', 'primaryPhone', 'primaryFax', 'primaryContactFirstName', 'primaryContactLastName', 'primaryContactEmail', 'primaryContactTitle', 'primaryContactNpi', 'homeCommunityId', 'preferredGroupName', 'isActivated', 'settings'];
+  const keys = ['name', 'subdomain', 'brandId', 'organizationTypeId', 'organizationSpecialtyId', 'affiliateResellerId', 'licensingResellerId', 'tierCode', 'enabledFeatures', 'allowedPurposeOfUseCodes', 'organizationNpi', 'organizationEmr', 'hispProviderId', 'address', 'primaryPhone', 'primaryFax', 'primaryContactFirstName', 'primaryContactLastName', 'primaryContactEmail', 'primaryContactTitle', 'primaryContactNpi', 'homeCommunityId', 'preferredGroupName', 'isActivated', 'settings'];
   const body = { ...Object.fromEntries(keys.map((k) => [k, current[k]])), planId };
   const res = await fetch(`${baseUrl}/api/organizations/${id}`, { method: 'PUT', headers, body: JSON.stringify(body) });
   expect(res.status, await res.text()).toBe(200);

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { demoSignInLines, isSeeded, seedDemo, seedDemoFeatures } from './db/seed/demo.ts';
+import { seedDemoResellers } from './db/seed/demo-resellers.ts';
 import { seedDemoDirectory } from './db/seed/demo-directory.ts';
 import { seedReferenceData } from './db/seed/reference.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
@@ -33,6 +34,7 @@ async function main() {
     await seedDemo(handle.db, config);
     if (config.demoWorld === 'peer') await makePeerWorld(handle.db);
     await seedDemoFeatures(handle.db);
+    await seedDemoResellers(handle.db);
     await seedDemoCertificates(handle.db, config.blobEncryptionKey, new Date(), config.demoWorld === 'peer' ? PEER_DEMO_CA_NAME : undefined);
     await seedDemoDirectory(handle);
     // Committed as sends with their workflows queued: the workers started below deliver them. The peer starts empty.

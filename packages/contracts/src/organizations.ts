@@ -26,6 +26,9 @@ export const organizationMessages = {
   npiNoAddresses: 'There are no addresses associated with this NPI.',
   licenserOverFreeLimit: "Can't remove Licenser because this organization exceeds the user limit for the free plan.",
   licenserRemovalWarning: 'Removing a Licensing Reseller will reset the organization to a Free Plan.',
+  // Not worded in the spec: a reseller chosen for the other role.
+  notAnAffiliate: 'Choose an affiliate reseller.',
+  notALicenser: 'Choose a licensing reseller.',
   // §8 names this warning without its words.
   cardPaymentWarning: 'This organization has a plan under a non-licensing reseller: update its subscription in the card payment provider.',
   subdomainInvalid: 'This subdomain already exists, contains invalid characters or is a reserved word, please enter a different one.',
@@ -49,6 +52,7 @@ export const organizationMessages = {
 // §9: more than 3 users blocks removing a licensing reseller (the free plan's limit); reseller type 1 is Licensing.
 export const FREE_PLAN_USER_LIMIT = 3;
 export const RESELLER_TYPE_LICENSING = 1;
+export const RESELLER_TYPE_AFFILIATE = 0;
 export const NPI_LOOKUP_LENGTH = 10;
 export const NPI_LOOKUP_DEBOUNCE_MS = 500;
 // The list's API column and the API capture row action show only when this feature toggle is on (§2).
@@ -147,7 +151,9 @@ export const organizationInput = z.object({
   organizationTypeId: requiredId('Type'),
   organizationSpecialtyId: requiredId('Specialty'),
   planId: optionalText('Plan', 100),
-  resellerId: text().uuid(organizationMessages.chooseFromList).nullish().transform((v) => v ?? null),
+  // §3 "affiliate and licensing reseller": each must be a reseller of its type (RESELLER_TYPE_AFFILIATE, _LICENSING).
+  affiliateResellerId: text().uuid(organizationMessages.chooseFromList).nullish().transform((v) => v ?? null),
+  licensingResellerId: text().uuid(organizationMessages.chooseFromList).nullish().transform((v) => v ?? null),
   tierCode: optionalText('Tier code', 50),
   enabledFeatures: z.array(text().max(100)).max(50).default([]),
   allowedPurposeOfUseCodes: z.array(text().trim().max(100)).max(50).default([]),
@@ -189,9 +195,15 @@ export const organization = z.object({
   networkName: text().nullable(),
   plan: z.object({ id: text(), allowedUsersDescription: text() }).nullable(),
   planId: text().nullable(),
+  // The organization's reseller as §3 names it (reseller, resellerId, resellerName): the licensing reseller when
+  // there is one, else the affiliate; the two roles follow.
   reseller: z.object({ id: text(), type: z.number().int() }).nullable(),
   resellerId: text().nullable(),
   resellerName: text().nullable(),
+  affiliateResellerId: text().nullable(),
+  affiliateResellerName: text().nullable(),
+  licensingResellerId: text().nullable(),
+  licensingResellerName: text().nullable(),
   tierCode: text().nullable(),
   numberOfUsers: z.number().int(),
   enabledFeatures: z.array(text()),
@@ -224,6 +236,26 @@ export const organization = z.object({
 });
 export type Organization = z.infer<typeof organization>;
 
+// What an activated organization can send, and what is still pending (issue 26 §3b): the activation mail and the
+// Administrator's dashboard say the same sentences.
+export const sendingTexts = {
+  title: 'Still pending',
+  noAddress: 'Your organization has no Direct address in service yet. A system administrator adds one; you can send and receive in Release and Intake as soon as it is activated.',
+  needsCertificate: (addresses: readonly string[], brand: string) =>
+    `Sending to Direct addresses at other providers needs a Direct certificate for ${addresses.join(', ')}; a system administrator imports it under Certificates. Until then you send to and receive from organizations on ${brand}.`,
+} as const;
+export const sendingStatus = z.object({
+  addresses: z.array(z.object({ fullAddress: text(), hasCertificate: z.boolean() })),
+  pending: z.array(text()),
+});
+export type SendingStatus = z.infer<typeof sendingStatus>;
+
+// The list's Status filter (issue 26 §3b): the operators' queues, and the words the list and the dashboard show.
+export const ORGANIZATION_QUEUES = ['awaitingActivation', 'awaitingReview'] as const;
+export type OrganizationQueue = (typeof ORGANIZATION_QUEUES)[number];
+export const organizationQueueCounts = z.object({ awaitingActivation: z.number().int(), awaitingReview: z.number().int() });
+export const organizationQueueLabels: Record<OrganizationQueue, string> = { awaitingActivation: 'Awaiting activation', awaitingReview: 'Awaiting review' };
+
 // The list's columns (§2).
 export const organizationListItem = z.object({
   id: text(),
@@ -250,6 +282,11 @@ export const organizationQuery = pageQuery.extend({
   cancelling: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   // true: the activation queue (issue 14 §3): ID-proofed, terms accepted, not activated yet.
   awaitingActivation: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  // The operators' queues (issue 26 §3b): awaitingActivation as above; awaitingReview: not ID-proofed, with an
+  // identification uploaded after a failed check, for the ID Proofing modal.
+  status: z.enum(ORGANIZATION_QUEUES).optional(),
+  // The list's Id column (orgId): /admin/organizations/{orgId} finds the organization it names.
+  orgId: z.coerce.number().int().min(1).max(2147483647).optional(),
 });
 
 export const organizationOption = z.object({ id: text(), name: text() });

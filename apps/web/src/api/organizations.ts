@@ -5,9 +5,11 @@ import {
   organizationAdmin,
   organizationChoices,
   organizationPage,
+  organizationQueueCounts,
   organizationRecord,
   syncResponse,
   type OrganizationInput,
+  type OrganizationQueue,
 } from '@clinicrelay/contracts/organizations.ts';
 import { specialty } from '@clinicrelay/contracts/reference-data.ts';
 import { z } from 'zod';
@@ -24,14 +26,22 @@ export const organizationKeys = {
   specialties: () => [...organizationKeys.all, 'specialties'] as const,
   admins: (id: string) => [...organizationKeys.all, 'admins', id] as const,
   records: (id: string, what: string) => [...organizationKeys.all, what, id] as const,
+  queues: () => [...organizationKeys.all, 'queues'] as const,
 };
 
-export function fetchOrganizations(state: ListState, cancelling: boolean, signal: AbortSignal, awaitingActivation = false) {
+export const fetchQueueCounts = (signal?: AbortSignal) => apiFetch('/api/admin/organizations/queues', { schema: organizationQueueCounts, signal });
+
+export function fetchOrganizations(state: ListState, cancelling: boolean, signal: AbortSignal, status?: OrganizationQueue) {
   const params = new URLSearchParams({ pageNumber: String(state.page), pageSize: String(state.pageSize), sortDir: state.sortDir });
   if (state.search) params.set('search', state.search);
   if (cancelling) params.set('cancelling', 'true');
-  if (awaitingActivation) params.set('awaitingActivation', 'true');
+  if (status) params.set('status', status);
   return apiFetch(`/api/organizations?${params.toString()}`, { schema: organizationPage, signal });
+}
+// The list's Id column is the numeric orgId; the edit route takes the uuid.
+export async function findOrganizationByOrgId(orgId: string, signal?: AbortSignal) {
+  const page = await apiFetch(`/api/organizations?${new URLSearchParams({ orgId, pageNumber: '1', pageSize: '1' }).toString()}`, { schema: organizationPage, signal });
+  return page.items[0] ?? null;
 }
 export const fetchOrganization = (id: string, signal?: AbortSignal) => apiFetch(`/api/organizations/${id}`, { schema: organization, signal });
 export const createOrganization = (body: OrganizationInput) => apiFetch('/api/organizations/', { method: 'POST', body, schema: organization });

@@ -1,14 +1,20 @@
-import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.ts';
 import { users } from './users.ts';
 
-export const networks = pgTable('networks', {
-  id: uuid().primaryKey().defaultRandom(),
-  name: text().notNull().unique(),
-  identityProviderConnectionName: text(),
-  enabledNetworkFeatureIds: integer().array().notNull().default([]),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const networks = pgTable(
+  'networks',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    identityProviderConnectionName: text(),
+    enabledNetworkFeatureIds: integer().array().notNull().default([]),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  // Names are unique whatever their case (issue 26 §3b): "North" and "north" are one network.
+  (t) => [uniqueIndex('networks_name_lower_key').on(sql`lower(${t.name})`)],
+);
 
 export const networkOrganizations = pgTable(
   'network_organizations',

@@ -45,7 +45,10 @@ export const organizations = pgTable('organizations', {
   idProofedAttemptDate: timestamp({ withTimezone: true }),
   subscriptionReference: text(),
   planId: text(),
-  resellerId: uuid(),
+  // back-office-a §3 "affiliate and licensing reseller": an Affiliate (type 0) refers the organization; a Licensing
+  // one (type 1) licenses its plan, and removing it resets the plan to the free one (§4).
+  affiliateResellerId: uuid(),
+  licensingResellerId: uuid(),
   brandId: text(),
   settings: jsonb().$type<OrganizationSettingsColumn>().notNull().default({}),
   // The number shown as "Id" in the back office (orgId); the uuid stays the key every call uses.

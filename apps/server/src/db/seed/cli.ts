@@ -6,6 +6,7 @@ import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { openDatabase } from '../client.ts';
 import { demoSignInLines, seedDemo, seedDemoFeatures } from './demo.ts';
+import { seedDemoResellers } from './demo-resellers.ts';
 import { seedDemoDirectory } from './demo-directory.ts';
 import { seedDemoCertificates } from './demo-certificates.ts';
 import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './demo-peer.ts';
@@ -26,6 +27,7 @@ try {
   const peer = config.demoWorld === 'peer';
   if (peer) await makePeerWorld(handle.db);
   await seedDemoFeatures(handle.db);
+  await seedDemoResellers(handle.db);
   await seedDemoCertificates(handle.db, config.blobEncryptionKey, new Date(), peer ? PEER_DEMO_CA_NAME : undefined);
   const directory = await seedDemoDirectory(handle);
   if (directory) console.log(`Demo directory: ${directory} generated NPPES entries loaded.`);

@@ -176,7 +176,7 @@ export async function seedDemo(db: Database, opts: { demoPassword: string; env: 
       const ruleId = existing?.id ?? (await tx.insert(intakeRules).values({ organizationId, name: `To ${displayAddress(a.fullAddress)}`, toAddresses: [a.fullAddress] }).returning({ id: intakeRules.id }))[0]!.id;
       await tx.insert(userIntakeRules).values({ userId, organizationId, intakeRuleId: ruleId }).onConflictDoNothing();
     }
-    await tx.insert(networks).values({ name: 'Northwest Health Network' }).onConflictDoNothing({ target: networks.name });
+    await tx.insert(networks).values({ name: 'Northwest Health Network' }).onConflictDoNothing();
     const [network] = await tx.select({ id: networks.id }).from(networks).where(eq(networks.name, 'Northwest Health Network'));
     for (const key of ['lakeside', 'riverview']) {
       await tx.insert(networkOrganizations).values({ networkId: network!.id, organizationId: orgIds[key]! }).onConflictDoNothing();

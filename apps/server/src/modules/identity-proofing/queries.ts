@@ -37,7 +37,7 @@ export async function findLatestAttempt(db: DbOrTx, userId: string, organization
 
 export async function findOrganizationState(db: DbOrTx, organizationId: string) {
   const [row] = await db
-    .select({ isIdProofed: organizations.isIdProofed, idProofedAttemptDate: organizations.idProofedAttemptDate })
+    .select({ isIdProofed: organizations.isIdProofed, idProofedAttemptDate: organizations.idProofedAttemptDate, isAcceptedEula: organizations.isAcceptedEula, isActivated: organizations.isActivated })
     .from(organizations)
     .where(eq(organizations.id, organizationId));
   return row;

@@ -18,10 +18,11 @@ import { inspectUpload } from '../../platform/files/file-jobs.ts';
 import { detectFileType } from '../../platform/files/file-types.ts';
 import type { WorkerPool } from '../../platform/workers/worker-pool.ts';
 import * as adminUsersQ from '../admin-users/queries.ts';
+import { notifyOperators, type OperatorNoticeDeps } from '../organizations/operator-notices.ts';
 import type { IdentityProofingProvider, ProviderStep } from './provider.ts';
 import * as q from './queries.ts';
 
-export interface IdentityProofingDeps {
+export interface IdentityProofingDeps extends OperatorNoticeDeps {
   db: Database;
   now: () => Date;
   provider: IdentityProofingProvider;
@@ -60,9 +61,12 @@ const result = (provider: IdentityProofingProvider, step: ProviderStep): Identit
 
 // A decision is the user's (users.idProofStatus, idProofed) and the organization's (isIdProofed, the attempt date that
 // end-user §4 rule 5 reads); Y puts the organization in the back office's activation queue (awaitingActivation).
-async function applyDecision(tx: DbOrTx, caller: OrgCaller, decision: IdentityDecision, now: Date) {
+// A pass that completes onboarding (terms already accepted) mails the system administrators.
+async function applyDecision(tx: DbOrTx, deps: IdentityProofingDeps, caller: OrgCaller, decision: IdentityDecision, now: Date) {
   await adminUsersQ.updateUser(tx, caller.session.userId, { idProofStatus: STATUS_OF[decision], idProofed: decision === 'Y', modifiedBy: caller.session.userId, modifiedAt: now });
   await adminUsersQ.setOrganizationsIdProofed(tx, [caller.organizationId], decision === 'Y', now);
+  const org = decision === 'Y' ? await q.findOrganizationState(tx, caller.organizationId) : undefined;
+  if (org?.isAcceptedEula && !org.isActivated) await notifyOperators(tx, deps, caller.organizationId, 'awaitingActivation');
 }
 
 // POST /api/identityproofing/identity: the identity goes to the provider and is not kept (no SSN, no date of birth).
@@ -94,7 +98,7 @@ export async function submitIdentity(deps: IdentityProofingDeps, caller: OrgCall
     });
     await audit(tx, caller, 'IdentityProofingStarted', { attemptId: attempt.id, provider: deps.provider.name, reference: step.reference }, now);
     if (step.kind === 'decision') {
-      await applyDecision(tx, caller, step.decision, now);
+      await applyDecision(tx, deps, caller, step.decision, now);
       await audit(tx, caller, 'IdentityProofingDecided', { attemptId: attempt.id, decision: step.decision }, now);
     }
   });
@@ -122,7 +126,7 @@ export async function answerQuiz(deps: IdentityProofingDeps, caller: OrgCaller, 
     }
     // The quizId stays: a replay of the last quiz is told it is closed.
     await q.updateAttempt(tx, attempt.id, { status: STATUS_OF[step.decision], providerState: step.state, decidedAt: now });
-    await applyDecision(tx, caller, step.decision, now);
+    await applyDecision(tx, deps, caller, step.decision, now);
     await audit(tx, caller, 'IdentityProofingAnswered', { attemptId: attempt.id, round, next: 'Decision' }, now);
     await audit(tx, caller, 'IdentityProofingDecided', { attemptId: attempt.id, decision: step.decision }, now);
   });
@@ -168,6 +172,7 @@ export async function submitDocument(deps: IdentityProofingDeps, caller: OrgCall
       modifiedAt: now,
     });
     await audit(tx, caller, 'IdentityDocumentSubmitted', { blobId: stored.id, mimeType: detected.mimeType, sizeInBytes: file.bytes.length }, now);
+    await notifyOperators(tx, deps, caller.organizationId, 'awaitingReview');
   });
   return { message: identityMessages.documentSubmitted };
 }

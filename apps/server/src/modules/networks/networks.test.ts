@@ -43,6 +43,9 @@ describe('networks (back-office-a §7 Networks)', () => {
     expect((await t.call(ADMIN, 'POST', '/api/networks', { name: ' ' })).json().modelState).toEqual({ name: ['Name is required.'] });
     expect((await t.call(ADMIN, 'POST', '/api/networks', { name: 'n'.repeat(256) })).json().modelState).toEqual({ name: ['Name must be at most 255 characters.'] });
     expect((await t.call(ADMIN, 'PUT', `/api/networks/${made.id}`, { name: 'Northwest Health Network' })).json().modelState).toEqual({ name: [text.nameTaken] });
+    // Unique whatever the case (issue 26 §3b), on create and on rename.
+    expect((await t.call(ADMIN, 'POST', '/api/networks', { name: 'COASTAL referral network' })).json()).toEqual({ message: text.nameTaken, modelState: { name: [text.nameTaken] } });
+    expect((await t.call(ADMIN, 'PUT', `/api/networks/${made.id}`, { name: 'northwest health NETWORK' })).json().modelState).toEqual({ name: [text.nameTaken] });
     expect((await t.call(ADMIN, 'PUT', `/api/networks/${made.id}`, { name: 'Coastal Network' })).json()).toMatchObject({ id: made.id, name: 'Coastal Network' });
     expect((await t.call(ADMIN, 'DELETE', `/api/networks/${made.id}`)).json()).toEqual({ ok: true });
     expect((await t.call(ADMIN, 'GET', `/api/networks/${made.id}`)).statusCode).toBe(404);

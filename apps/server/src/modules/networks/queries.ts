@@ -53,7 +53,8 @@ export async function networkExists(db: DbOrTx, id: string) {
 }
 
 export async function insertNetwork(db: DbOrTx, name: string) {
-  const [row] = await db.insert(networks).values({ name }).onConflictDoNothing({ target: networks.name }).returning({ id: networks.id });
+  // The only unique key besides the id is lower(name): a conflict is a name taken in any case.
+  const [row] = await db.insert(networks).values({ name }).onConflictDoNothing().returning({ id: networks.id });
   return row;
 }
 

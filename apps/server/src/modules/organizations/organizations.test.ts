@@ -61,6 +61,10 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     });
     expect((await t.call(ADMIN, 'GET', '/api/organizations?search=lake&pageNumber=1&pageSize=10')).json().items).toMatchObject([{ name: 'Lakeside Family Medicine', networkName: 'Northwest Health Network' }]);
     expect((await t.call(ADMIN, 'GET', '/api/organizations?cancelling=true&pageNumber=1&pageSize=10')).json().items.map((o: { subdomain: string }) => o.subdomain)).toEqual(['oakwood']);
+    // The Id column's number finds its organization (/admin/organizations/{orgId}).
+    const lakesideRow = (await t.call(ADMIN, 'GET', '/api/organizations?search=lake&pageNumber=1&pageSize=10')).json().items[0];
+    expect((await t.call(ADMIN, 'GET', `/api/organizations?orgId=${lakesideRow.orgId}&pageNumber=1&pageSize=1`)).json().items.map((o: { id: string }) => o.id)).toEqual([lakesideRow.id]);
+    expect((await t.call(ADMIN, 'GET', '/api/organizations?orgId=x&pageNumber=1&pageSize=1')).statusCode).toBe(400);
     expect((await t.call(ADMIN, 'GET', '/api/organizations/?search=r')).json()).toEqual({ items: [], totalCount: 0 });
     expect((await t.call(ADMIN, 'GET', '/api/organizations/?search=river')).json().items).toMatchObject([{ name: 'Riverview Cardiology' }]);
   });
@@ -148,14 +152,29 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     const input = (over: Record<string, unknown>) => valid({ name: current.name, subdomain: 'lakeside', ...over });
     expect((await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'free' }))).json().modelState).toEqual({ planId: [text.planTooSmall] });
     const [licenser] = await t.handle.db.insert(resellers).values({ name: 'Licensing Co', type: 1 }).returning({ id: resellers.id });
-    expect((await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', resellerId: licenser!.id }))).json()).toMatchObject({ reseller: { id: licenser!.id, type: 1 }, resellerName: 'Licensing Co' });
-    // Lakeside has 4 users: more than the free plan's 3.
-    const refused = await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', resellerId: null }));
-    expect(refused.json()).toEqual({ message: text.licenserOverFreeLimit, modelState: { resellerId: [text.licenserOverFreeLimit] } });
+    const [affiliate] = await t.handle.db.insert(resellers).values({ name: 'Referral Partners', type: 0 }).returning({ id: resellers.id });
+    // §3: the two roles, each with a reseller of its type.
+    expect((await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', licensingResellerId: affiliate!.id }))).json().modelState).toEqual({ licensingResellerId: [text.notALicenser] });
+    expect((await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', affiliateResellerId: licenser!.id }))).json().modelState).toEqual({ affiliateResellerId: [text.notAnAffiliate] });
+    const both = await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', licensingResellerId: licenser!.id, affiliateResellerId: affiliate!.id }));
+    expect(both.json()).toMatchObject({
+      reseller: { id: licenser!.id, type: 1 },
+      resellerName: 'Licensing Co',
+      affiliateResellerId: affiliate!.id,
+      affiliateResellerName: 'Referral Partners',
+      licensingResellerId: licenser!.id,
+      licensingResellerName: 'Licensing Co',
+    });
+    expect((await t.call(ADMIN, 'GET', '/api/organizations?search=lake&pageNumber=1&pageSize=10')).json().items[0].resellerName).toBe('Licensing Co');
+    // Removing the affiliate leaves the plan; Lakeside has 4 users, more than the free plan's 3: the licenser stays.
+    const noAffiliate = await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', licensingResellerId: licenser!.id, affiliateResellerId: null }));
+    expect(noAffiliate.json()).toMatchObject({ planId: 'enterprise', affiliateResellerId: null, reseller: { id: licenser!.id, type: 1 } });
+    const refused = await t.call(ADMIN, 'PUT', `/api/organizations/${lakeside}`, input({ planId: 'enterprise', licensingResellerId: null, affiliateResellerId: affiliate!.id }));
+    expect(refused.json()).toEqual({ message: text.licenserOverFreeLimit, modelState: { licensingResellerId: [text.licenserOverFreeLimit] } });
 
-    const small = (await t.call(ADMIN, 'POST', '/api/organizations', valid({ subdomain: 'smallclinic', planId: 'enterprise', resellerId: licenser!.id }))).json();
-    const reset = await t.call(ADMIN, 'PUT', `/api/organizations/${small.id}`, valid({ subdomain: 'smallclinic', planId: 'enterprise', resellerId: null }));
-    expect(reset.json()).toMatchObject({ planId: 'free', reseller: null });
+    const small = (await t.call(ADMIN, 'POST', '/api/organizations', valid({ subdomain: 'smallclinic', planId: 'enterprise', licensingResellerId: licenser!.id }))).json();
+    const reset = await t.call(ADMIN, 'PUT', `/api/organizations/${small.id}`, valid({ subdomain: 'smallclinic', planId: 'enterprise', licensingResellerId: null, affiliateResellerId: affiliate!.id }));
+    expect(reset.json()).toMatchObject({ planId: 'free', reseller: { id: affiliate!.id, type: 0 }, resellerName: 'Referral Partners', licensingResellerId: null });
   });
 
   it('activates with the Administrators’ email and the default records address; deactivates', async () => {
@@ -166,7 +185,8 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     const mails = await t.handle.db.select({ to: mailOutbox.toAddress, kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.organizationId, hillcrest));
     expect(mails).toEqual([{ to: 'admin@hillcrest.example.org', kind: 'OrganizationActivated' }]);
     const sources = await t.handle.db.select({ fullAddress: documentSources.fullAddress, status: documentSources.status }).from(documentSources).where(eq(documentSources.organizationId, hillcrest));
-    expect(sources).toEqual([{ fullAddress: 'records@hillcrest.direct.example.org', status: 0 }]);
+    // In service at once (issue 26 §3b): Release offers it as From.
+    expect(sources).toEqual([{ fullAddress: 'records@hillcrest.direct.example.org', status: 1 }]);
     const off = await t.call(ADMIN, 'PUT', `/api/organizations/${hillcrest}/activate`, { id: hillcrest, activated: false, sendEmail: false, seedRecords: false });
     expect(off.json().isActivated).toBe(false);
   });

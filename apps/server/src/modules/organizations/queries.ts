@@ -1,4 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, ilike, inArray, isNotNull, isNull, notExists, or, sql } from 'drizzle-orm';
+import { DOCUMENT_SOURCE_STATUS as STATUS, IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
+import type { OrganizationQueue } from '@clinicrelay/contracts/organizations.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/auth.ts';
 import { brands, documentSourceProviders, organizationTypes, resellers, subscriptionPlans } from '../../db/schema/back-office.ts';
@@ -22,7 +24,8 @@ const listColumns = {
   name: organizations.name,
   networkName: networks.name,
   subdomain: organizations.subdomain,
-  resellerName: resellers.name,
+  // The licensing reseller when there is one, else the affiliate (§2's Reseller column).
+  resellerName: sql<string | null>`(select r.name from ${resellers} r where r.id = coalesce(${organizations.licensingResellerId}, ${organizations.affiliateResellerId}))`,
   tierCode: organizations.tierCode,
   isActivated: organizations.isActivated,
   isEnabled: organizations.isEnabled,
@@ -35,17 +38,45 @@ const listColumns = {
 // The system administrators' activation queue: organizations that finished onboarding and wait to be activated.
 const isAwaitingActivation = and(eq(organizations.isIdProofed, true), eq(organizations.isAcceptedEula, true), eq(organizations.isActivated, false));
 
-function listWhere(filter: { search?: string | undefined; cancelling?: boolean | undefined; awaitingActivation?: boolean | undefined }) {
+// The review queue: not ID-proofed, and one of its members uploaded an identification after a failed check.
+const isAwaitingReview = (db: DbOrTx) =>
+  and(
+    eq(organizations.isIdProofed, false),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(and(eq(memberships.organizationId, organizations.id), isNotNull(users.idProofBlobId))),
+    ),
+  );
+
+export interface OrganizationFilter {
+  search?: string | undefined;
+  cancelling?: boolean | undefined;
+  awaitingActivation?: boolean | undefined;
+  status?: OrganizationQueue | undefined;
+  orgId?: number | undefined;
+}
+
+function listWhere(db: DbOrTx, filter: OrganizationFilter) {
   const pattern = filter.search ? containsPattern(filter.search) : undefined;
   return and(
     pattern ? or(ilike(organizations.name, pattern), ilike(organizations.subdomain, pattern), ilike(sql`${organizations.orgId}::text`, pattern)) : undefined,
     filter.cancelling ? isCancelling : undefined,
-    filter.awaitingActivation ? isAwaitingActivation : undefined,
+    filter.awaitingActivation || filter.status === 'awaitingActivation' ? isAwaitingActivation : undefined,
+    filter.status === 'awaitingReview' ? isAwaitingReview(db) : undefined,
+    filter.orgId !== undefined ? eq(organizations.orgId, filter.orgId) : undefined,
   );
 }
 
-export function findOrganizationPage(db: DbOrTx, filter: { search?: string | undefined; cancelling?: boolean | undefined; awaitingActivation?: boolean | undefined; sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
-  const where = listWhere(filter);
+/** How many organizations a queue holds (the back-office dashboard's counts). */
+export async function countQueue(db: DbOrTx, status: OrganizationQueue) {
+  return db.$count(organizations, listWhere(db, { status }));
+}
+
+export function findOrganizationPage(db: DbOrTx, filter: OrganizationFilter & { sortDir?: 'asc' | 'desc' | undefined }, page: PageRequest) {
+  const where = listWhere(db, filter);
   return findPage(
     page,
     ({ offset, limit }) =>
@@ -54,7 +85,6 @@ export function findOrganizationPage(db: DbOrTx, filter: { search?: string | und
         .from(organizations)
         .leftJoin(networkOrganizations, eq(networkOrganizations.organizationId, organizations.id))
         .leftJoin(networks, eq(networks.id, networkOrganizations.networkId))
-        .leftJoin(resellers, eq(resellers.id, organizations.resellerId))
         .where(where)
         .orderBy(...byName(organizations.name, filter.sortDir), asc(organizations.id))
         .offset(offset)
@@ -69,8 +99,9 @@ export async function findById(db: DbOrTx, id: string) {
       organization: organizations,
       networkId: networks.id,
       networkName: networks.name,
-      resellerName: resellers.name,
-      resellerType: resellers.type,
+      affiliateResellerName: sql<string | null>`(select r.name from ${resellers} r where r.id = ${organizations.affiliateResellerId})`,
+      licensingResellerName: sql<string | null>`(select r.name from ${resellers} r where r.id = ${organizations.licensingResellerId})`,
+      affiliateResellerType: sql<number | null>`(select r.type from ${resellers} r where r.id = ${organizations.affiliateResellerId})`,
       planDescription: subscriptionPlans.allowedUsersDescription,
       numberOfUsers: sql<number>`(select count(*)::int from ${memberships} m where m.organization_id = ${organizations.id})`,
       createdByName: sql<string | null>`(select u.user_name from ${users} u where u.id = ${organizations.createdBy})`,
@@ -79,7 +110,6 @@ export async function findById(db: DbOrTx, id: string) {
     .from(organizations)
     .leftJoin(networkOrganizations, eq(networkOrganizations.organizationId, organizations.id))
     .leftJoin(networks, eq(networks.id, networkOrganizations.networkId))
-    .leftJoin(resellers, eq(resellers.id, organizations.resellerId))
     .leftJoin(subscriptionPlans, eq(subscriptionPlans.id, organizations.planId))
     .where(eq(organizations.id, id));
   return row;
@@ -219,9 +249,38 @@ export async function revokeOrganizationSessions(db: DbOrTx, organizationId: str
     );
 }
 
-export async function insertDirectAddressIfFree(db: DbOrTx, organizationId: string, fullAddress: string) {
-  const rows = await db.insert(documentSources).values({ organizationId, type: 'Direct', fullAddress, status: 0 }).onConflictDoNothing().returning({ id: documentSources.id });
-  return rows.length > 0;
+// The records address in service for every user of the organization: made Activated, or an earlier one of the same
+// organization left Provisioning put in service. False when another organization holds the address.
+export async function putRecordsAddressInService(db: DbOrTx, organizationId: string, fullAddress: string) {
+  const rows = await db.insert(documentSources).values({ organizationId, type: 'Direct', fullAddress, status: STATUS.Activated, isGlobal: true }).onConflictDoNothing().returning({ id: documentSources.id });
+  if (rows.length > 0) return true;
+  const ownAddress = and(eq(documentSources.fullAddress, fullAddress), eq(documentSources.organizationId, organizationId));
+  const [own] = await db
+    .update(documentSources)
+    .set({ status: STATUS.Activated })
+    .where(and(ownAddress, eq(documentSources.status, STATUS.Provisioning)))
+    .returning({ id: documentSources.id });
+  return own !== undefined || (await db.$count(documentSources, and(ownAddress, inArray(documentSources.status, [...IN_SERVICE_STATUSES])))) > 0;
+}
+
+// The organization's Direct addresses in service (Activated or Pending Update), which Release offers as From.
+export async function findDirectAddressesInService(db: DbOrTx, organizationId: string) {
+  const rows = await db
+    .select({ fullAddress: documentSources.fullAddress })
+    .from(documentSources)
+    .where(and(eq(documentSources.organizationId, organizationId), eq(documentSources.type, 'Direct'), inArray(documentSources.status, [...IN_SERVICE_STATUSES])))
+    .orderBy(asc(documentSources.fullAddress));
+  return rows.map((r) => r.fullAddress);
+}
+
+// Every enabled system administrator, for the operators' notices (a clinic waiting for activation or review).
+export function findSystemAdministrators(db: DbOrTx) {
+  return db
+    .select({ fullName: sql<string>`trim(${users.firstName} || ' ' || ${users.lastName})`, email: users.email })
+    .from(users)
+    .innerJoin(userSystemRoles, and(eq(userSystemRoles.userId, users.id), eq(userSystemRoles.role, 'SysAdmin')))
+    .where(eq(users.isDisabled, false))
+    .orderBy(asc(users.userName));
 }
 
 export async function findNpi(db: DbOrTx, npi: string) {

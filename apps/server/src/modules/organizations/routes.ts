@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { okResponse } from '@clinicrelay/contracts/account.ts';
 import {
   activationRequest,
+  organizationQueueCounts,
+  sendingStatus,
   apiCaptureRequest,
   enableRequest,
   npiQuery,
@@ -25,9 +27,10 @@ import {
   syncResponse,
 } from '@clinicrelay/contracts/organizations.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { adminCaller } from '../../platform/auth/guard.ts';
+import { adminCaller, orgCaller } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
+import { sendingStatus as readSendingStatus, setActivation } from './activation.ts';
 import * as service from './service.ts';
 
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -122,7 +125,7 @@ export function organizationsRoutes(app: App, deps: service.OrganizationsDeps) {
     url: `${base}/:id/activate`,
     config,
     schema: { tags, params: organizationParams, body: activationRequest, response: { 200: organization } },
-    handler: (request) => service.setActivation(deps, adminCaller(request), request.params.id, request.body),
+    handler: (request) => setActivation(deps, adminCaller(request), request.params.id, request.body),
   });
   app.route({
     method: 'PUT',
@@ -160,7 +163,24 @@ export function organizationsRoutes(app: App, deps: service.OrganizationsDeps) {
     handler: (request) => service.noRecordsYet(deps, request.params.id),
   });
 
+  // Not in the spec (issue 26 §3b): what the caller's activated organization can send and what is still pending.
+  app.route({
+    method: 'GET',
+    url: '/api/organization/sendingstatus',
+    config: { roles: ['Administrator'] },
+    schema: { tags, response: { 200: sendingStatus } },
+    handler: (request) => readSendingStatus(deps, orgCaller(request)),
+  });
+
   const admin = '/api/admin/organizations';
+  // Not in the spec (issue 26 §3b): how many organizations wait in each operators' queue, for the dashboard.
+  app.route({
+    method: 'GET',
+    url: `${admin}/queues`,
+    config,
+    schema: { tags, response: { 200: organizationQueueCounts } },
+    handler: () => service.queueCounts(deps),
+  });
   app.route({
     method: 'GET',
     url: `${admin}/npi`,

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import {
   FREE_PLAN_USER_LIMIT,
+  RESELLER_TYPE_AFFILIATE,
   RESELLER_TYPE_LICENSING,
   organizationMessages as text,
-  type activationRequest,
   type Organization,
   type OrganizationAdminSettings,
   type organizationInput,
@@ -14,14 +14,12 @@ import type { organizations, OrganizationSettingsColumn } from '../../db/schema/
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import { clearSessionCache, type AdminCaller } from '../../platform/auth/guard.ts';
 import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.ts';
-import { html } from '../../platform/mail/html.ts';
-import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
-import { ensureSampleRule } from '../intake/sample-rule.ts';
+import { provisionOnActivation } from './provisioning.ts';
 import * as q from './queries.ts';
 
 export interface OrganizationsDeps {
@@ -52,6 +50,11 @@ export function listOrganizations(deps: OrganizationsDeps, query: z.output<typeo
   return q.findOrganizationPage(deps.db, query, { pageNumber: query.pageNumber ?? 1, pageSize: query.pageSize ?? 10 });
 }
 
+export async function queueCounts(deps: OrganizationsDeps) {
+  const [awaitingActivation, awaitingReview] = await Promise.all([q.countQueue(deps.db, 'awaitingActivation'), q.countQueue(deps.db, 'awaitingReview')]);
+  return { awaitingActivation, awaitingReview };
+}
+
 // organizations.settings as the settings tab shows them (a flag never set is off).
 function adminSettingsOf(column: OrganizationSettingsColumn): OrganizationAdminSettings {
   const { brandName: _brand, ...s } = settingsOf(column);
@@ -74,9 +77,17 @@ export async function getOrganization(deps: Pick<OrganizationsDeps, 'db'>, id: s
     networkName: row.networkName,
     plan: o.planId && row.planDescription !== null ? { id: o.planId, allowedUsersDescription: row.planDescription } : null,
     planId: o.planId,
-    reseller: o.resellerId && row.resellerType !== null ? { id: o.resellerId, type: row.resellerType } : null,
-    resellerId: o.resellerId,
-    resellerName: row.resellerName,
+    reseller: o.licensingResellerId
+      ? { id: o.licensingResellerId, type: RESELLER_TYPE_LICENSING }
+      : o.affiliateResellerId
+        ? { id: o.affiliateResellerId, type: row.affiliateResellerType ?? RESELLER_TYPE_AFFILIATE }
+        : null,
+    resellerId: o.licensingResellerId ?? o.affiliateResellerId,
+    resellerName: o.licensingResellerId ? row.licensingResellerName : row.affiliateResellerName,
+    affiliateResellerId: o.affiliateResellerId,
+    affiliateResellerName: row.affiliateResellerName,
+    licensingResellerId: o.licensingResellerId,
+    licensingResellerName: row.licensingResellerName,
     tierCode: o.tierCode,
     numberOfUsers: row.numberOfUsers,
     enabledFeatures: await q.enabledFeatureNames(deps.db, id),
@@ -127,12 +138,17 @@ async function checkInput(tx: DbOrTx, input: Input, current: q.OrganizationRow |
   const users = current ? await q.countMembers(tx, current.id) : 0;
 
   let planId = input.planId;
-  const reseller = input.resellerId ? await q.findReseller(tx, input.resellerId) : undefined;
-  if (input.resellerId && !reseller) throw fieldError('resellerId', text.chooseFromList);
-  // §4: removing (or replacing) the licensing reseller resets the plan to the free one, refused above its limit.
-  const before = current?.resellerId ? await q.findReseller(tx, current.resellerId) : undefined;
-  if (before?.type === RESELLER_TYPE_LICENSING && input.resellerId !== before.id) {
-    if (users > FREE_PLAN_USER_LIMIT) throw fieldError('resellerId', text.licenserOverFreeLimit);
+  // §3: each role takes a reseller of its type.
+  const affiliate = input.affiliateResellerId ? await q.findReseller(tx, input.affiliateResellerId) : undefined;
+  if (input.affiliateResellerId && !affiliate) throw fieldError('affiliateResellerId', text.chooseFromList);
+  if (affiliate && affiliate.type !== RESELLER_TYPE_AFFILIATE) throw fieldError('affiliateResellerId', text.notAnAffiliate);
+  const licenser = input.licensingResellerId ? await q.findReseller(tx, input.licensingResellerId) : undefined;
+  if (input.licensingResellerId && !licenser) throw fieldError('licensingResellerId', text.chooseFromList);
+  if (licenser && licenser.type !== RESELLER_TYPE_LICENSING) throw fieldError('licensingResellerId', text.notALicenser);
+  // §4: removing (or replacing) the licensing reseller resets the plan to the free one, refused above its limit; the
+  // affiliate reseller never touches the plan.
+  if (current?.licensingResellerId && input.licensingResellerId !== current.licensingResellerId) {
+    if (users > FREE_PLAN_USER_LIMIT) throw fieldError('licensingResellerId', text.licenserOverFreeLimit);
     planId = (await q.findFreePlan(tx))?.id ?? null;
   } else if (planId) {
     const plan = await q.findPlan(tx, planId);
@@ -153,7 +169,8 @@ function columnsOf(input: Input, planId: string | null, current: q.OrganizationR
     organizationTypeId: input.organizationTypeId,
     organizationSpecialtyId: input.organizationSpecialtyId,
     planId,
-    resellerId: input.resellerId,
+    affiliateResellerId: input.affiliateResellerId,
+    licensingResellerId: input.licensingResellerId,
     tierCode: input.tierCode,
     allowedPurposeOfUseCodes: input.allowedPurposeOfUseCodes,
     organizationNpi: input.organizationNpi,
@@ -196,6 +213,8 @@ export async function createOrganization(deps: OrganizationsDeps, caller: AdminC
       const { planId } = await checkInput(tx, input, undefined);
       const row = await q.insertOrganization(tx, { ...(columnsOf(input, planId, undefined) as typeof organizations.$inferInsert), createdBy: caller.session.userId, modifiedBy: caller.session.userId });
       await q.setEnabledFeatures(tx, row.id, input.enabledFeatures);
+      // Activated from the form: as the activation modal does, with the default records address.
+      if (input.isActivated) await provisionOnActivation(tx, { id: row.id, subdomain: input.subdomain }, deps.publicUrl, true);
       await writeAudit(tx, { eventType: 'OrganizationCreated', ...auditedByAdmin(caller), details: { organizationId: row.id, subdomain: input.subdomain } });
       return row.id;
     }),
@@ -211,6 +230,7 @@ export async function updateOrganization(deps: OrganizationsDeps, caller: AdminC
       const { planId } = await checkInput(tx, input, current);
       await q.updateOrganization(tx, id, { ...columnsOf(input, planId, current), modifiedBy: caller.session.userId, modifiedAt: deps.now() });
       await q.setEnabledFeatures(tx, id, input.enabledFeatures);
+      if (input.isActivated && !current.isActivated) await provisionOnActivation(tx, { id, subdomain: input.subdomain }, deps.publicUrl, true);
       await writeAudit(tx, { eventType: 'OrganizationUpdated', ...auditedByAdmin(caller), details: { organizationId: id, ...(planId !== current.planId ? { planId } : {}) } });
     }),
   );
@@ -236,59 +256,6 @@ export async function deleteOrganization(deps: OrganizationsDeps, caller: AdminC
 function isForeignKeyViolation(error: unknown): boolean {
   for (let e: unknown = error, i = 0; e instanceof Error && i < 10; e = e.cause, i++) if ((e as { code?: unknown }).code === '23503') return true;
   return false;
-}
-
-// The records an activated organization starts with (§4 "create default records address"): a Direct address
-// records@{subdomain}.direct.{domain}, in status Provisioning until the HISP provisions it.
-export function defaultRecordsAddress(subdomain: string, publicUrl: string | undefined) {
-  let domain = 'example.org';
-  try {
-    if (publicUrl) domain = new URL(publicUrl).hostname.replace(/^www\./, '');
-  } catch {
-    // An unparsable PUBLIC_URL was refused by the config already; keep the default.
-  }
-  return `records@${subdomain}.direct.${domain}`.toLowerCase();
-}
-
-export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller, id: string, body: z.output<typeof activationRequest>) {
-  const admins = body.activated && body.sendEmail ? await q.findAdministrators(deps.db, id) : [];
-  await deps.db.transaction(async (tx) => {
-    const current = await q.lockOrganization(tx, id);
-    if (!current) throw notFound();
-    await q.updateOrganization(tx, id, { isActivated: body.activated, modifiedBy: caller.session.userId, modifiedAt: deps.now() });
-    let recordsAddress: string | null = null;
-    if (body.activated && body.seedRecords) {
-      recordsAddress = defaultRecordsAddress(current.subdomain, deps.publicUrl);
-      if (!(await q.insertDirectAddressIfFree(tx, id, recordsAddress))) recordsAddress = null;
-      else await ensureSampleRule(tx, id);
-    }
-    const brand = (current.brandId && (await q.brandName(tx, current.brandId))) || 'ClinicRelay';
-    for (const admin of admins) {
-      const mail = activationMail(brand, current.name, admin.fullName || admin.userName, deps.appUrl ?? deps.publicUrl);
-      await queueMail(tx, { kind: 'OrganizationActivated', organizationId: id, from: deps.mailFrom, to: { name: admin.fullName, address: admin.email }, ...mail });
-    }
-    await writeAudit(tx, {
-      eventType: body.activated ? 'OrganizationActivated' : 'OrganizationDeactivated',
-      ...auditedByAdmin(caller),
-      details: { organizationId: id, emailsQueued: admins.length, ...(recordsAddress ? { recordsAddress } : {}) },
-    });
-  });
-  return getOrganization(deps, id);
-}
-
-function activationMail(brand: string, organizationName: string, name: string, publicUrl: string | undefined) {
-  const link = (publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
-  const subject = `${organizationName} is now active on ${brand}`;
-  const textBody = [`Hello ${name},`, '', `${organizationName} has been activated on ${brand}: you and your users can now send and receive documents in Release and Intake.`, '', `Sign in: ${link}`, ''].join('\n');
-  const body = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
-<body style="font-family: Arial, Helvetica, sans-serif; font-size: 15px; line-height: 1.5; color: #1a1b1e;">
-<p>Hello ${name},</p>
-<p><strong>${organizationName}</strong> has been activated on ${brand}: you and your users can now send and receive documents in Release and Intake.</p>
-<p><a href="${link}">Sign in</a></p>
-</body></html>
-`;
-  return { subject, text: textBody, html: body };
 }
 
 export async function setLoginAbility(deps: OrganizationsDeps, caller: AdminCaller, id: string, enabled: boolean | undefined) {

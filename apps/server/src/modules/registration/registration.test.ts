@@ -46,7 +46,7 @@ describe('Registration: POST /api/account/register', () => {
     const [user] = await t.handle.db.select().from(users).where(eq(users.userName, 'hazel@harbor.example.com'));
     expect(user).toMatchObject({ email: 'hazel@harbor.example.com', firstName: 'Hazel', lastName: 'Harbor', emailConfirmedAt: null, isDisabled: false });
     const [org] = await t.handle.db.select().from(organizations).where(eq(organizations.id, user!.defaultOrganizationId!));
-    expect(org).toMatchObject({ name: 'Harbor Family Clinic', subdomain: 'harbor-family-clinic', isActivated: false, isAcceptedEula: false, isIdProofed: false, brandId: 'clinicrelay', planId: 'free', resellerId: null });
+    expect(org).toMatchObject({ name: 'Harbor Family Clinic', subdomain: 'harbor-family-clinic', isActivated: false, isAcceptedEula: false, isIdProofed: false, brandId: 'clinicrelay', planId: 'free', affiliateResellerId: null, licensingResellerId: null });
     expect(await t.handle.db.select({ role: memberships.role }).from(memberships).where(eq(memberships.userId, user!.id))).toEqual([{ role: 'Administrator' }]);
 
     const [mail] = await mailsTo(t, 'hazel@harbor.example.com');
@@ -253,7 +253,9 @@ describe('The registration page’s public reads', () => {
     expect((await register(t, form({ organizationName: 'Northwind Pediatrics', email: 'nora@northwind.example.com', urlCode: 'NORTHWIND' }))).statusCode).toBe(200);
     const [user] = await t.handle.db.select().from(users).where(eq(users.userName, 'nora@northwind.example.com'));
     const [org] = await t.handle.db.select().from(organizations).where(eq(organizations.id, user!.defaultOrganizationId!));
-    expect(org!.resellerId).toBe(created.json().id);
+    // An affiliate's link makes it the organization's affiliate reseller (back-office-a §3).
+    expect(created.json().type).toBe(0);
+    expect(org).toMatchObject({ affiliateResellerId: created.json().id, licensingResellerId: null });
   });
 
   it('prefills the form from an invitation link, which carries the invitation code', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
+import { RESELLER_TYPE_LICENSING } from '@clinicrelay/contracts/organizations.ts';
 import { registrationMessages as text, VERIFICATION_LINK_TTL_HOURS, type registrationRequest } from '@clinicrelay/contracts/registration.ts';
 import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import type { organizations } from '../../db/schema/organizations.ts';
@@ -134,7 +135,7 @@ export async function register(deps: RegistrationDeps, body: Registration, calle
   const passwordHash = await hashPassword(body.password);
   if (await userQueries.userNameTaken(deps.db, userName)) return accountExists(deps, userName, caller);
 
-  const attempt = (tx: Tx) => createAccount(deps, tx, body, { passwordHash, resellerId: reseller?.id ?? null, invitationId: invitation?.id ?? null }, caller);
+  const attempt = (tx: Tx) => createAccount(deps, tx, body, { passwordHash, reseller: reseller ? { id: reseller.id, type: reseller.type } : null, invitationId: invitation?.id ?? null }, caller);
   // Two registrations of one organization name at once: the loser's subdomain collides and is derived again.
   for (let tries = 0; ; tries++) {
     try {
@@ -154,7 +155,7 @@ async function createAccount(
   deps: RegistrationDeps,
   tx: Tx,
   body: Registration,
-  extra: { passwordHash: string; resellerId: string | null; invitationId: string | null },
+  extra: { passwordHash: string; reseller: { id: string; type: number } | null; invitationId: string | null },
   caller: Caller,
 ) {
   const now = deps.now();
@@ -166,7 +167,9 @@ async function createAccount(
     subdomain,
     brandId: DEFAULT_BRAND_ID,
     planId: plan?.id ?? null,
-    resellerId: extra.resellerId,
+    // The registration link's reseller takes the role its type says (back-office-a §3).
+    affiliateResellerId: extra.reseller && extra.reseller.type !== RESELLER_TYPE_LICENSING ? extra.reseller.id : null,
+    licensingResellerId: extra.reseller?.type === RESELLER_TYPE_LICENSING ? extra.reseller.id : null,
     isActivated: false,
     isAcceptedEula: false,
     isIdProofed: false,
@@ -192,7 +195,7 @@ async function createAccount(
   await userQueries.insertMembership(tx, { userId: user.id, organizationId: organization.id, role: 'Administrator', createdAt: now });
   const mailId = await queueVerificationMail(deps, tx, user, organization.id);
   const audit = { userId: user.id, userName: user.userName, organizationId: organization.id, ip: caller.ip };
-  await writeAudit(tx, { ...audit, eventType: 'OrganizationRegistered', correlationId: organization.id, details: { organizationId: organization.id, subdomain, resellerId: extra.resellerId, invitationId: extra.invitationId } }, now);
+  await writeAudit(tx, { ...audit, eventType: 'OrganizationRegistered', correlationId: organization.id, details: { organizationId: organization.id, subdomain, resellerId: extra.reseller?.id ?? null, invitationId: extra.invitationId } }, now);
   await writeAudit(tx, { ...audit, eventType: 'EmailVerificationSent', correlationId: user.id, details: { mailId } }, now);
 }
 

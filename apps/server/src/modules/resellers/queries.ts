@@ -38,7 +38,7 @@ export async function anyReserved(db: DbOrTx, words: string[]) {
 }
 
 export async function organizationsUsing(db: DbOrTx, resellerId: string) {
-  return db.$count(organizations, eq(organizations.resellerId, resellerId));
+  return db.$count(organizations, or(eq(organizations.affiliateResellerId, resellerId), eq(organizations.licensingResellerId, resellerId)));
 }
 
 export async function insertReseller(db: DbOrTx, values: ResellerValues & { by: string }) {

@@ -136,10 +136,10 @@ describe('resellers (back-office-a §7 "Resellers")', () => {
 
   it('keeps a reseller an organization uses', async () => {
     const { id } = (await create({ name: 'In Use', urlCode: 'in-use' })).json();
-    await t.handle.db.update(organizations).set({ resellerId: id }).where(eq(organizations.subdomain, 'lakeside'));
+    await t.handle.db.update(organizations).set({ affiliateResellerId: id }).where(eq(organizations.subdomain, 'lakeside'));
     const refused = await t.call(ADMIN, 'DELETE', `/api/resellers/${id}`);
     expect([refused.statusCode, refused.json().message]).toEqual([400, text.inUse(1)]);
-    await t.handle.db.update(organizations).set({ resellerId: null }).where(eq(organizations.subdomain, 'lakeside'));
+    await t.handle.db.update(organizations).set({ affiliateResellerId: null }).where(eq(organizations.subdomain, 'lakeside'));
     expect((await t.call(ADMIN, 'DELETE', `/api/resellers/${id}`)).statusCode).toBe(200);
   });
 

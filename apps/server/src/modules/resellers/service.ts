@@ -131,7 +131,7 @@ export async function saveReseller(deps: ResellersDeps, caller: AdminCaller, id:
   return toReseller(deps, row);
 }
 
-/** A reseller an organization still names (organizations.resellerId) stays: the organization would lose its plan terms. */
+/** A reseller an organization still names (as affiliate or licensing reseller) stays: the organization would lose its plan terms. */
 export async function deleteReseller(deps: ResellersDeps, caller: AdminCaller, id: string) {
   const row = await deps.db.transaction(async (tx) => {
     const found = await q.findReseller(tx, id, true);

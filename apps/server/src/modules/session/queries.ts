@@ -51,7 +51,8 @@ export async function findProfileData(db: DbOrTx, userId: string, organizationId
       // The features on for the current organization's network (end-user §3 "Network feature status").
       networkFeatureIds: sql<number[] | null>`(select n.enabled_network_feature_ids from ${networkOrganizations} no inner join ${networks} n on n.id = no.network_id
         where no.organization_id = ${organizations.id})`,
-      resellerBypassTos: sql<boolean | null>`(select r.bypass_tos from ${resellers} r where r.id = ${organizations.resellerId})`,
+      // The licensing reseller's terms when there is one, else the affiliate's.
+      resellerBypassTos: sql<boolean | null>`(select r.bypass_tos from ${resellers} r where r.id = coalesce(${organizations.licensingResellerId}, ${organizations.affiliateResellerId}))`,
       // Whether this user accepted the active EULA of the organization's brand; null when the brand has none (issue 14 §2).
       acceptedActiveEula: sql<boolean | null>`(select exists (select 1 from ${eulaAcceptances} ea where ea.eula_id = e.id and ea.user_id = ${users.id})
         from ${eulas} e where e.brand_id = ${organizations.brandId} and e.type = 'EULA' and e.is_active limit 1)`,

@@ -31,7 +31,8 @@ export function NetworksPage() {
           schema: networkCreate,
           blank: { name: '' },
           valuesOf: (row) => ({ name: row.name }),
-          fields: (form) => <TextInput label="Name" required maxLength={255} data-autofocus {...form.getInputProps('name')} />,
+          // No maxLength: a longer name is refused with the limit's message, never cut (issue 26 §3b).
+          fields: (form) => <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />,
         }}
         create={(values) => createNetwork(values.name)}
         update={(row, values) => updateNetwork(row.id, { name: values.name })}

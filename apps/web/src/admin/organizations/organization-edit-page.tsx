@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { WESTFAX_FEATURE, organizationInput, organizationMessages as text, type Organization, type OrganizationChoices } from '@clinicrelay/contracts/organizations.ts';
-import { createOrganization, fetchChoices, fetchOrganization, fetchSpecialtyOptions, organizationKeys, updateOrganization } from '../../api/organizations.ts';
+import { createOrganization, fetchChoices, fetchOrganization, findOrganizationByOrgId, fetchSpecialtyOptions, organizationKeys, updateOrganization } from '../../api/organizations.ts';
 import { useFeatures } from '../../api/session.ts';
 import { usePageTitle } from '../../app/page-title.ts';
 import { errorDetails } from '../../components/error-details.ts';
@@ -38,6 +38,21 @@ const LABELS: Record<Tab, string> = {
 /** /admin/organizations/add and /admin/organizations/{id} (back-office-a §2): the tabbed edit page, the tab in the URL. */
 export function OrganizationEditPage() {
   const { id } = useParams();
+  // /admin/organizations/{Id as the list shows it}: the organization that number names.
+  if (id && /^\d{1,10}$/.test(id)) return <OrganizationByOrgId orgId={id} />;
+  return <OrganizationById id={id} />;
+}
+
+function OrganizationByOrgId({ orgId }: { orgId: string }) {
+  const location = useLocation();
+  const found = useQuery({ queryKey: [...organizationKeys.all, 'orgId', orgId], queryFn: ({ signal }) => findOrganizationByOrgId(orgId, signal) });
+  if (found.error) return <Alert color="red">{errorDetails(found.error).message}</Alert>;
+  if (found.data === null) return <Alert color="red">{`No organization has the Id ${orgId}.`}</Alert>;
+  if (!found.data) return <Loader aria-label="Loading the organization" />;
+  return <Navigate to={{ pathname: `${LIST}/${found.data.id}`, search: location.search }} state={location.state as unknown} replace />;
+}
+
+function OrganizationById({ id }: { id: string | undefined }) {
   const organization = useQuery({ queryKey: organizationKeys.one(id ?? ''), queryFn: ({ signal }) => fetchOrganization(id!, signal), enabled: !!id });
   const choices = useQuery({ queryKey: organizationKeys.choices(), queryFn: ({ signal }) => fetchChoices(signal), staleTime: 5 * 60_000 });
   const specialties = useQuery({ queryKey: organizationKeys.specialties(), queryFn: ({ signal }) => fetchSpecialtyOptions(signal), staleTime: 5 * 60_000 });

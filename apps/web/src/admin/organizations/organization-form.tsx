@@ -3,6 +3,7 @@ import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TagsInput, T
 import type { UseFormReturnType } from '@mantine/form';
 import {
   FREE_PLAN_USER_LIMIT,
+  RESELLER_TYPE_AFFILIATE,
   RESELLER_TYPE_LICENSING,
   formatPhone,
   organizationMessages as text,
@@ -24,7 +25,8 @@ export interface OrganizationFormValues {
   organizationTypeId: number | null;
   organizationSpecialtyId: number | null;
   planId: string | null;
-  resellerId: string | null;
+  affiliateResellerId: string | null;
+  licensingResellerId: string | null;
   tierCode: string;
   enabledFeatures: string[];
   allowedPurposeOfUseCodes: string[];
@@ -56,7 +58,8 @@ export const blankOrganization = (brandId: string, hispProviderId: number | null
   organizationTypeId: null,
   organizationSpecialtyId: null,
   planId: null,
-  resellerId: null,
+  affiliateResellerId: null,
+  licensingResellerId: null,
   tierCode: '',
   enabledFeatures: [],
   allowedPurposeOfUseCodes: [],
@@ -83,7 +86,8 @@ export const formValuesOf = (o: Organization): OrganizationFormValues => ({
   organizationTypeId: o.organizationTypeId,
   organizationSpecialtyId: o.organizationSpecialtyId,
   planId: o.planId,
-  resellerId: o.resellerId,
+  affiliateResellerId: o.affiliateResellerId,
+  licensingResellerId: o.licensingResellerId,
   tierCode: o.tierCode ?? '',
   enabledFeatures: o.enabledFeatures,
   allowedPurposeOfUseCodes: o.allowedPurposeOfUseCodes,
@@ -131,11 +135,14 @@ export function DetailsFields({ form, choices, specialties, organization }: Deta
   const users = organization?.numberOfUsers ?? 0;
   // §5: plans whose allowedUsers covers the organization's users, or unlimited.
   const plans = choices.plans.filter((p) => p.allowedUsers === -1 || p.allowedUsers >= users);
-  const storedReseller = organization?.reseller ?? null;
-  const removingLicenser = storedReseller?.type === RESELLER_TYPE_LICENSING && form.values.resellerId !== storedReseller.id;
+  const storedLicenser = organization?.licensingResellerId ?? null;
+  const removingLicenser = storedLicenser !== null && form.values.licensingResellerId !== storedLicenser;
   const storedPlan = choices.plans.find((p) => p.id === organization?.planId);
-  // §4: a plan set under a non-licensing reseller is billed by card: changing the reseller needs the subscription updated.
-  const cardWarning = !!organization && !!storedPlan && !storedPlan.isFree && storedReseller?.type !== RESELLER_TYPE_LICENSING && form.values.resellerId !== (organization.resellerId ?? null);
+  const resellerChanged = !!organization && (form.values.affiliateResellerId !== organization.affiliateResellerId || form.values.licensingResellerId !== organization.licensingResellerId);
+  // §4: a plan set under a non-licensing reseller is billed by card: changing a reseller needs the subscription updated.
+  const cardWarning = !!storedPlan && !storedPlan.isFree && storedLicenser === null && resellerChanged;
+  // §3: the affiliate role takes an Affiliate reseller, the licensing role a Licensing one.
+  const resellersOf = (type: number) => choices.resellers.filter((r) => (type === RESELLER_TYPE_LICENSING ? r.type === type : r.type !== RESELLER_TYPE_LICENSING)).map((r) => ({ value: r.id, label: r.name }));
 
   const checkSubdomain = async () => {
     const value = form.values.subdomain.trim();
@@ -225,13 +232,8 @@ export function DetailsFields({ form, choices, specialties, organization }: Deta
 
       <Title order={4}>Plan and reseller</Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Select
-          label="Reseller"
-          clearable
-          searchable
-          data={choices.resellers.map((r) => ({ value: r.id, label: `${r.name} (${r.type === RESELLER_TYPE_LICENSING ? 'Licensing' : 'Affiliate'})` }))}
-          {...form.getInputProps('resellerId')}
-        />
+        <Select label="Affiliate Reseller" clearable searchable data={resellersOf(RESELLER_TYPE_AFFILIATE)} {...form.getInputProps('affiliateResellerId')} />
+        <Select label="Licensing Reseller" clearable searchable data={resellersOf(RESELLER_TYPE_LICENSING)} {...form.getInputProps('licensingResellerId')} />
         <Select
           label="Plan"
           clearable

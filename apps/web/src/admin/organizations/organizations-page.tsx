@@ -1,8 +1,15 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Switch } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Select, Switch } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { API_CAPTURE_FEATURE, organizationMessages as text, type OrganizationListItem } from '@clinicrelay/contracts/organizations.ts';
+import { useNavigate, useSearchParams } from 'react-router';
+import {
+  API_CAPTURE_FEATURE,
+  ORGANIZATION_QUEUES,
+  organizationMessages as text,
+  organizationQueueLabels,
+  type OrganizationListItem,
+  type OrganizationQueue,
+} from '@clinicrelay/contracts/organizations.ts';
 import {
   clearCancellation,
   deleteOrganization,
@@ -22,6 +29,8 @@ import { AdminListArea } from '../admin-list-area.tsx';
 import { ActivationModal } from './activation-modal.tsx';
 
 type Row = OrganizationListItem;
+
+const queueOf = (value: string | null): OrganizationQueue | undefined => ORGANIZATION_QUEUES.find((q) => q === value);
 
 const baseColumns: ListColumn<Row>[] = [
   { key: 'orgId', header: 'Id', width: 70 },
@@ -55,8 +64,8 @@ export function OrganizationsPage() {
   const features = useFeatures();
   const apiCaptureOn = features.data?.enabled.includes(API_CAPTURE_FEATURE) ?? false;
   const cancelling = params.get('cancelling') === 'true';
-  // The activation queue (issue 14 §3): ID-proofed, terms accepted, not activated.
-  const awaiting = params.get('awaitingActivation') === 'true';
+  // The operators' queues (issue 26 §3b); ?awaitingActivation=true is the address older links and mails used.
+  const status = queueOf(params.get('status')) ?? (params.get('awaitingActivation') === 'true' ? 'awaitingActivation' : undefined);
   const [activating, setActivating] = useState<Row | null>(null);
   const [clearing, setClearing] = useState<Row | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -81,24 +90,28 @@ export function OrganizationsPage() {
         entityName="organization"
         queryKey={organizationKeys.all}
         columns={apiCaptureOn ? [...baseColumns, apiColumn] : baseColumns}
-        fetchPage={(state, signal) => fetchOrganizations(state, cancelling, signal, awaiting)}
+        fetchPage={(state, signal) => fetchOrganizations(state, cancelling, signal, status)}
         filters={{
-          key: `${cancelling}-${awaiting}`,
+          key: `${cancelling}-${status ?? ''}`,
           controls: (
-            <Group gap="lg">
-            <Switch
-              label="Awaiting activation"
-              checked={awaiting}
-              onChange={(event) => {
-                const on = event.currentTarget.checked;
+            <Group gap="lg" align="flex-end">
+            <Select
+              label="Status"
+              placeholder="All"
+              clearable
+              w={200}
+              data={ORGANIZATION_QUEUES.map((value) => ({ value, label: organizationQueueLabels[value] }))}
+              value={status ?? null}
+              onChange={(value) =>
                 setParams((previous) => {
                   const next = new URLSearchParams(previous);
-                  if (on) next.set('awaitingActivation', 'true');
-                  else next.delete('awaitingActivation');
+                  next.delete('awaitingActivation');
+                  if (value) next.set('status', value);
+                  else next.delete('status');
                   next.delete('page');
                   return next;
-                });
-              }}
+                })
+              }
             />
             <Switch
               label="Show canceled or cancelling soon"
@@ -122,9 +135,7 @@ export function OrganizationsPage() {
         onEdit={(row) => void navigate(`/admin/organizations/${row.id}`, { state: { list: params.toString() } })}
         headerActions={
           <>
-            <Button variant="default" component={Link} to="/admin/batchimports">
-              Import
-            </Button>
+            {/* Import (§2) stays hidden until batch import exists: it led to a placeholder. */}
             <Button variant="default" loading={exporting} onClick={() => void exportAddresses()}>
               Export Direct Addresses
             </Button>

@@ -32,6 +32,10 @@ const hillcrest: Organization = {
   planId: 'professional',
   reseller: null,
   resellerId: null,
+  affiliateResellerId: null,
+  affiliateResellerName: null,
+  licensingResellerId: null,
+  licensingResellerName: null,
   numberOfUsers: 1,
   enabledFeatures: [],
   allowedPurposeOfUseCodes: [],
@@ -124,6 +128,31 @@ describe('Organizations', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(text.activationUpdated)).toBeTruthy();
     expect(calls.find((c) => c.key === `PUT /api/organizations/${ID}/activate`)?.body).toEqual({ id: ID, activated: true, sendEmail: true, seedRecords: true });
+  });
+
+  it('filters by Status (the operators’ queues) from the URL, and has no Import button until batch import exists', async () => {
+    const { calls, router } = start('/admin/organizations?status=awaitingReview', {
+      handlers: { 'GET /api/organizations?pageNumber=1&pageSize=10&sortDir=asc&status=awaitingReview': () => json(200, { items: [row], totalCount: 1 }) },
+    });
+    expect(await screen.findByText('Hillcrest Pediatrics')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveProperty('value', 'Awaiting review');
+    expect(calls.some((c) => c.key === 'GET /api/organizations?pageNumber=1&pageSize=10&sortDir=asc&status=awaitingReview')).toBe(true);
+    expect(screen.queryByRole('link', { name: 'Import' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Awaiting activation' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?status=awaitingActivation'));
+  });
+
+  it('opens /admin/organizations/{Id} with the number the list shows', async () => {
+    const { router } = start('/admin/organizations/7', {
+      handlers: { 'GET /api/organizations?orgId=7&pageNumber=1&pageSize=1': () => json(200, { items: [row], totalCount: 1 }) },
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/organizations/${ID}`));
+    expect(await screen.findByRole('textbox', { name: 'Organization Name' })).toHaveProperty('value', 'Hillcrest Pediatrics');
+    expect(screen.getByRole('combobox', { name: 'Affiliate Reseller' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Licensing Reseller' })).toBeTruthy();
   });
 
   it('hides the API column and action without the setting', async () => {

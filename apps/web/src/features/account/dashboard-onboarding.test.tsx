@@ -1,15 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoProfile, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
+import { sendingTexts } from '@clinicrelay/contracts/organizations.ts';
+import { demoProfile, json, renderApp, signIn, stubApi } from '../../app/app-test-harness.tsx';
 import { onboardingTexts } from './dashboard-onboarding.tsx';
 import { emptyHandlers } from './dashboard-test-fixtures.ts';
 
 let uninstall: (() => void) | undefined;
 afterEach(() => uninstall?.());
 
-function start(profile: Parameters<typeof demoProfile>[0]) {
+function start(profile: Parameters<typeof demoProfile>[0], handlers: ReturnType<typeof emptyHandlers> = emptyHandlers()) {
   signIn();
-  stubApi({ profile: demoProfile({ roles: ['Administrator'], ...profile }), handlers: emptyHandlers() });
+  stubApi({ profile: demoProfile({ roles: ['Administrator'], ...profile }), handlers });
   uninstall = renderApp('/account/dashboard').uninstall;
 }
 
@@ -27,5 +28,14 @@ describe('the dashboard’s onboarding checklist (issue 13 §1)', { timeout: 30_
     expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeTruthy();
     expect(await screen.findByRole('region', { name: 'Message statistics' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: onboardingTexts.title })).toBeNull();
+    expect(screen.queryByRole('region', { name: sendingTexts.title })).toBeNull();
+  });
+
+  it('once activated, says what is still pending to send everywhere (issue 26 §3b)', async () => {
+    const records = 'records@hillcrest.direct.example.org';
+    const pending = sendingTexts.needsCertificate([records], 'ClinicRelay');
+    start({ orgIsActivated: true }, { ...emptyHandlers(), 'GET /api/organization/sendingstatus': () => json(200, { addresses: [{ fullAddress: records, hasCertificate: false }], pending: [pending] }) });
+    const region = await screen.findByRole('region', { name: sendingTexts.title });
+    expect(within(region).getByRole('listitem').textContent).toBe(pending);
   });
 });

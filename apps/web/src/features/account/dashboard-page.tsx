@@ -4,6 +4,7 @@ import { useSession } from '../../app/session-context.ts';
 import { DashboardActivity } from './dashboard-activity.tsx';
 import { DashboardAttention } from './dashboard-attention.tsx';
 import { DashboardOnboarding } from './dashboard-onboarding.tsx';
+import { DashboardSending } from './dashboard-sending.tsx';
 import { DashboardStatistics } from './dashboard-statistics.tsx';
 
 // The Administrator's landing page (issue 13 §1): each section owns its calls, loading and empty states.
@@ -14,6 +15,7 @@ export function DashboardPage() {
     <Stack gap="md">
       <Title order={1}>Dashboard</Title>
       <DashboardOnboarding profile={profile} />
+      <DashboardSending profile={profile} />
       <DashboardStatistics />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 5 }}>

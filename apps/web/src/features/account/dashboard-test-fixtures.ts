@@ -28,4 +28,5 @@ export const emptyHandlers = () => ({
   'GET /api/messages/statistics': () => json(200, statisticsFixture({ received: 0, unread: 0, unprocessed: 0, urgent: 0, failed: 0, unassigned: 0, sent: 0, bySourceType: {}, perDay: perDay() })),
   'GET /api/failedmessages': () => json(200, { items: [], totalCount: 0 }),
   'GET /api/users/neversignedin': () => json(200, { items: [], totalCount: 0 }),
+  'GET /api/organization/sendingstatus': () => json(200, { addresses: [{ fullAddress: 'intake@lakeside.direct.example.org', hasCertificate: true }], pending: [] }),
 });
