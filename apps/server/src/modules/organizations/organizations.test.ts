@@ -205,18 +205,30 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     expect((await t.call(ADMIN, 'GET', `/api/organizations/${multi!.id}?search=hill`)).json()).toEqual([{ id: await idOf('hillcrest'), name: 'Hillcrest Pediatrics' }]);
   });
 
-  it('looks an NPI up in the provider directory', async () => {
-    await t.handle.db.insert(directoryEntries).values({ npi: '1992999999', entityType: 2, organizationName: 'Cascade Imaging', nameNorm: 'cascade imaging', phonePrimary: '5035550999', addressLine1: '9 Cascade Ave', city: 'Portland', state: 'OR', zip: '97201' });
+  it('looks an NPI up in the provider directory, with the authorized official NPPES lists', async () => {
+    await t.handle.db.insert(directoryEntries).values({
+      npi: '1992999999', entityType: 2, organizationName: 'Cascade Imaging', nameNorm: 'cascade imaging', phonePrimary: '5035550999', addressLine1: '9 Cascade Ave', city: 'Portland', state: 'OR', zip: '97201',
+      officialLastName: 'ANDERSON', officialFirstName: 'DONALD', officialMiddleName: 'WAYNE', officialNameSuffix: 'JR.', officialCredential: 'MD', officialTitle: 'PRESIDENT', officialPhone: '4255255392', organizationSubpart: 'N',
+    });
     expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=1992999999')).json()).toEqual({
       number: '1992999999',
-      basic: { authorizedOfficialFirstName: null, authorizedOfficialMiddleName: null, authorizedOfficialLastName: null },
+      basic: { authorizedOfficialFirstName: 'DONALD', authorizedOfficialMiddleName: 'WAYNE', authorizedOfficialLastName: 'ANDERSON' },
       name: 'Cascade Imaging',
       organizationName: 'Cascade Imaging',
-      fullName: null,
-      organizationalSubpart: null,
-      authorizedOfficialTelephoneNumber: '5035550999',
+      fullName: 'DONALD WAYNE ANDERSON JR., MD',
+      organizationalSubpart: 'NO',
+      // The official's own number, not the practice's.
+      authorizedOfficialTelephoneNumber: '4255255392',
       status: 'A',
       addresses: [{ address_1: '9 Cascade Ave', address_2: null, city: 'Portland', state: 'OR', postalCode: '97201' }],
+    });
+    // An individual has no authorized official: the names and the official's phone are null, never the practice's phone.
+    await t.handle.db.insert(directoryEntries).values({ npi: '1992999998', entityType: 1, lastName: 'Reyes', firstName: 'Ana', nameNorm: 'reyes ana', phonePrimary: '5035550998' });
+    expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=1992999998')).json()).toMatchObject({
+      basic: { authorizedOfficialFirstName: null, authorizedOfficialMiddleName: null, authorizedOfficialLastName: null },
+      name: 'Ana Reyes',
+      fullName: null,
+      authorizedOfficialTelephoneNumber: null,
     });
     expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=1000000000')).json()).toBeNull();
     expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=12')).statusCode).toBe(400);

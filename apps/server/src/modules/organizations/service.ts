@@ -354,15 +354,17 @@ export async function lookUpNpi(deps: OrganizationsDeps, npi: string) {
   const row = await q.findNpi(deps.db, npi);
   if (!row) return null;
   const person = [row.firstName, row.middleName, row.lastName].filter(Boolean).join(' ');
+  // NPPES's registry names the official "prefix first middle last suffix, credential"; blank when none is listed.
+  const officialName = [row.officialNamePrefix, row.officialFirstName, row.officialMiddleName, row.officialLastName, row.officialNameSuffix].filter(Boolean).join(' ');
+  const official = row.officialCredential && officialName ? `${officialName}, ${row.officialCredential}` : officialName;
   return {
     number: row.npi,
-    // The directory keeps no authorized official (NPPES's bulk file has one; the importer does not keep it).
-    basic: { authorizedOfficialFirstName: null, authorizedOfficialMiddleName: null, authorizedOfficialLastName: null },
+    basic: { authorizedOfficialFirstName: row.officialFirstName, authorizedOfficialMiddleName: row.officialMiddleName, authorizedOfficialLastName: row.officialLastName },
     name: row.organizationName ?? person,
     organizationName: row.organizationName,
-    fullName: null,
-    organizationalSubpart: null,
-    authorizedOfficialTelephoneNumber: row.phonePrimary,
+    fullName: official || null,
+    organizationalSubpart: row.organizationSubpart === 'Y' ? 'YES' : row.organizationSubpart === 'N' ? 'NO' : null,
+    authorizedOfficialTelephoneNumber: row.officialPhone,
     status: row.active ? 'A' : 'D',
     addresses: row.addressLine1 || row.city ? [{ address_1: row.addressLine1, address_2: null, city: row.city, state: row.state, postalCode: row.zip }] : [],
   };
