@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { isValidNpi, organizationMessages as text } from '@clinicrelay/contracts/organizations.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
-import { resellers } from '../../db/schema/back-office.ts';
+import { brands, resellers } from '../../db/schema/back-office.ts';
 import { directoryEntries } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
@@ -240,6 +240,13 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="ClinicRelay_DirectAddresses_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.csv"$/);
     expect(res.body).toContain('intake@lakeside.direct.example.org');
+    // The installation's brand renamed: the next export carries the new name.
+    await t.handle.db.update(brands).set({ name: 'Acme Relay' }).where(eq(brands.id, 'clinicrelay'));
+    try {
+      expect((await t.call(ADMIN, 'GET', '/api/admin/reports/directaddresses')).headers['content-disposition']).toMatch(/^attachment; filename="AcmeRelay_DirectAddresses_/);
+    } finally {
+      await t.handle.db.update(brands).set({ name: 'ClinicRelay' }).where(eq(brands.id, 'clinicrelay'));
+    }
     expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
     expect(csvCell('@x,y')).toBe('"\'@x,y"');
   });

@@ -19,6 +19,7 @@ import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
+import { brandNameOf } from '../../platform/brand.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
 import { ensureSampleRule } from '../intake/sample-rule.ts';
@@ -384,7 +385,8 @@ export async function directAddressesCsv(deps: OrganizationsDeps, caller: AdminC
     ['Organization Id', 'Organization', 'Subdomain', 'Direct Address', 'Status', 'Created'],
     rows.map((r) => [r.orgId, r.organizationName, r.subdomain, r.address, documentSourceStatusNames[r.status] ?? r.status, r.createdAt.toISOString()]),
   );
-  const brand = (await q.brandName(deps.db, 'clinicrelay')) ?? 'ClinicRelay';
+  // Every organization's addresses: the installation's brand, not one organization's.
+  const brand = await brandNameOf(deps.db, null);
   await writeAudit(deps.db, { eventType: 'ReportDownloaded', ...auditedByAdmin(caller), details: { report: 'directaddresses', rows: rows.length } });
   return { fileName: exportFileName(brand, deps.now(), 'DirectAddresses'), body };
 }
