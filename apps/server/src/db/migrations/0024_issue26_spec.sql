@@ -6,4 +6,5 @@ ALTER TABLE "directory_entries" ADD COLUMN "official_name_suffix" text;--> state
 ALTER TABLE "directory_entries" ADD COLUMN "official_credential" text;--> statement-breakpoint
 ALTER TABLE "directory_entries" ADD COLUMN "official_title" text;--> statement-breakpoint
 ALTER TABLE "directory_entries" ADD COLUMN "official_phone" text;--> statement-breakpoint
-ALTER TABLE "directory_entries" ADD COLUMN "organization_subpart" text;
+ALTER TABLE "directory_entries" ADD COLUMN "organization_subpart" text;--> statement-breakpoint
+ALTER TABLE "patient_extractions" ADD COLUMN "several_people" boolean DEFAULT false NOT NULL;
