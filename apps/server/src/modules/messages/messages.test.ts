@@ -90,7 +90,7 @@ describe('Release drafts', () => {
     const list = async (caller: string, userId: string) => {
       const res = await t.call(caller, 'GET', `/api/messages?pageSize=100&userId=${userId}`);
       expect(res.statusCode, res.body).toBe(200);
-      return res.json() as { items: { id: string }[]; totalCount: number };
+      return res.json<{ items: { id: string }[]; totalCount: number }>();
     };
 
     const own = await list(LAKESIDE_USER, user);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Select, SimpleGrid, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { directoryCountLabel, directoryMessages, directoryStates, hasDirectorySearchValue } from '@clinicrelay/contracts/directory.ts';
@@ -76,15 +76,14 @@ function FindProvider({ onClose, onSelect, onInvite }: FindProviderProps) {
   // Decision (the spec is silent): once a search's counts are in, it shows the tab that has results when the open
   // one has none (a search by organization name opens on Organizations), as Kno2 users expect; once per search,
   // so a user who then clicks the empty tab stays there.
-  const shownFor = useRef<DirectoryCriteria | null>(null);
+  const [tabChosenFor, setTabChosenFor] = useState<DirectoryCriteria | null>(null);
   const providersTotal = providers.data?.total;
   const organizationsTotal = organizations.data?.total;
-  useEffect(() => {
-    if (criteria === null || shownFor.current === criteria || providersTotal === undefined || organizationsTotal === undefined) return;
-    shownFor.current = criteria;
+  if (criteria !== null && tabChosenFor !== criteria && providersTotal !== undefined && organizationsTotal !== undefined) {
+    setTabChosenFor(criteria);
     if (providersTotal === 0 && organizationsTotal > 0) setTab('organizations');
     else if (organizationsTotal === 0 && providersTotal > 0) setTab('providers');
-  }, [criteria, providersTotal, organizationsTotal]);
+  }
 
   const search = () => {
     const values = form.getValues();
