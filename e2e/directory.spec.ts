@@ -19,8 +19,11 @@ test('Lakeside finds Riverview in the directory from compose and sends to it; a 
   await dialog.waitFor();
   await dialog.getByRole('textbox', { name: 'Organization name' }).fill('riverv');
   await dialog.getByRole('textbox', { name: 'Organization name' }).press('Enter');
-  await dialog.getByRole('tab', { name: /Organizations/ }).click();
+  // The match is an organization: the dialog shows the Organizations tab by itself, and the hosted organization's
+  // entry has its address.
+  await expect.poll(() => dialog.getByRole('tab', { name: /Organizations/ }).getAttribute('aria-selected')).toBe('true');
   await dialog.getByText(RIVERVIEW_DIRECT, { exact: true }).waitFor();
+  await dialog.getByRole('list', { name: 'Organizations' }).getByText(/200 River Road, Salem, OR 97301/).waitFor();
   await dialog.getByRole('checkbox', { name: 'Select Riverview Cardiology' }).check();
   await screenshot(page, 'directory-find-provider');
   await expectNoAxeViolations(page, 'find-provider');

@@ -346,6 +346,8 @@ export const extractedPatient = z.object({
   birthDate: text().nullable(),
   gender: z.enum(['M', 'F', 'UN']).nullable(),
 });
-export const extractionStatus = z.object({ status: z.enum(['Processing', 'Completed', 'Failed']), patient: extractedPatient.nullable() });
+// Not in the spec: warning is set when the page names more than one person who could be the patient.
+export const extractionStatus = z.object({ status: z.enum(['Processing', 'Completed', 'Failed']), patient: extractedPatient.nullable(), warning: text().nullable().default(null) });
+export const extractionSeveralPeople = "This page names more than one person; check the patient's details.";
 export const EXTRACTION_POLL_MS = 1_000;
 export const EXTRACTION_MAX_POLLS = 10;

@@ -30,6 +30,18 @@ export const directoryEntries = pgTable(
     // Digits only, 5 or 9.
     zip: text(),
     taxonomy: text(),
+    // An organization's authorized official, as NPPES lists it (NPPES fills these for entity type 2 only).
+    officialLastName: text(),
+    officialFirstName: text(),
+    officialMiddleName: text(),
+    officialNamePrefix: text(),
+    officialNameSuffix: text(),
+    officialCredential: text(),
+    officialTitle: text(),
+    // Digits only.
+    officialPhone: text(),
+    // NPPES "Is Organization Subpart" as the file gives it: Y, N, or null when blank.
+    organizationSubpart: text(),
     // The first Direct address the endpoint file lists for the NPI (directory_endpoints holds them all).
     directAddress: text(),
     hasDirect: boolean().generatedAlwaysAs(sql`"direct_address" is not null`).notNull(),

@@ -81,6 +81,8 @@ export const patientExtractions = pgTable(
     conflicts: boolean().notNull().default(false),
     perfectMatch: boolean().notNull().default(false),
     confidenceIsVeryHigh: boolean().notNull().default(false),
+    // The page names more than one person who could be the patient: the user is asked to check the details.
+    severalPeople: boolean().notNull().default(false),
     hits: jsonb().$type<ExtractionHits>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),

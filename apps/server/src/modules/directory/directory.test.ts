@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { directoryMessages } from '@clinicrelay/contracts/directory.ts';
 import { directoryEndpoints, directoryEntries } from '../../db/schema/directory.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { useTestApp } from '../../test/app.ts';
 import { nameKey, normalize, normalizeOrNull } from './normalize.ts';
 
@@ -105,7 +107,19 @@ describe('directory search, as the Find Provider dialog asks it', () => {
     const orgs = (await search({ organizationName: 'river' })).json();
     // Riverview Cardiology is hosted here (its Direct address is on this installation), Riverbend in NPPES.
     expect(names(orgs.organizations)).toEqual(['Riverbend Surgical Group', 'Riverview Cardiology', 'Riverside Imaging']);
-    expect(orgs.organizations[1]).toMatchObject({ source: 'Hosted', hosted: true, directAddress: 'referrals@riverview.direct.example.org', fax: '5035550202' });
+    // A hosted organization's entry carries the organization's own address, phone and NPI.
+    expect(orgs.organizations[1]).toMatchObject({
+      source: 'Hosted',
+      hosted: true,
+      directAddress: 'referrals@riverview.direct.example.org',
+      fax: '5035550202',
+      standardizedAddressLine1: '200 River Road',
+      standardizedCity: 'Salem',
+      standardizedState: 'OR',
+      standardizedZip: '97301',
+      phonePrimary: '5035550200',
+      npi: '1447000005',
+    });
     expect(orgs.totalOrganizationsCount).toBe(3);
     // NPPES individuals have no organization: a provider search by organization finds none of them.
     expect(orgs.totalProvidersCount).toBe(0);
@@ -114,7 +128,23 @@ describe('directory search, as the Find Provider dialog asks it', () => {
     expect(names(byZip.providers)).toEqual(['Smithers, Al', 'Smith, John']);
     expect(names(byZip.organizations)).toEqual(['Riverbend Surgical Group']);
     expect(names((await search({ zip: '99201' })).json().providers)).toEqual(["O'Connor, Siobhán"]);
-    expect((await search({ state: 'OR' })).json()).toMatchObject({ totalProvidersCount: 1, totalOrganizationsCount: 1 });
+    // Oregon: one NPPES organization and the two hosted Oregon organizations with a Direct address in service.
+    expect((await search({ state: 'OR' })).json()).toMatchObject({ totalProvidersCount: 1, totalOrganizationsCount: 3 });
+  });
+
+  it("finds a hosted organization by its city, state and zip, and shows the organization's address as it is now", async () => {
+    expect(names((await search({ city: 'sale', state: 'OR' })).json().organizations)).toContain('Riverview Cardiology');
+    expect(names((await search({ zip: '973' })).json().organizations)).toContain('Riverview Cardiology');
+    expect(names((await search({ city: 'seattle' })).json().organizations)).not.toContain('Riverview Cardiology');
+    // The organization moves: its entry follows at once (read live from the organization, never copied).
+    await t.handle.db.update(organizations).set({ addressStreet: '12 Court Street', addressUnit: 'Suite 4', addressCity: 'Corvallis', addressZip: '97330', primaryPhone: '(541) 555-0199' }).where(eq(organizations.subdomain, 'riverview'));
+    try {
+      const moved = (await search({ organizationName: 'riverview' })).json().organizations.find((o: { source: string }) => o.source === 'Hosted');
+      expect(moved).toMatchObject({ standardizedAddressLine1: '12 Court Street Suite 4', standardizedCity: 'Corvallis', standardizedZip: '97330', phonePrimary: '5415550199' });
+      expect(names((await search({ city: 'corv' })).json().organizations)).toEqual(['Riverview Cardiology']);
+    } finally {
+      await t.handle.db.update(organizations).set({ addressStreet: '200 River Road', addressUnit: null, addressCity: 'Salem', addressZip: '97301', primaryPhone: '5035550200' }).where(eq(organizations.subdomain, 'riverview'));
+    }
   });
 
   it('refuses a state not on the list and a zip with letters, at their fields', async () => {
@@ -229,7 +259,7 @@ describe("an organization's own directory entries (/api/kno2directory)", () => {
     const res = await t.call(LAKESIDE, 'GET', `${BASE}/search/${encodeURIComponent('Referrals@Riverview.Direct.Example.org')}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual([
-      expect.objectContaining({ directAddress: 'referrals@riverview.direct.example.org', organizationName: 'Riverview Cardiology', entityType: 2, source: 'Hosted', hosted: true, npi: null }),
+      expect.objectContaining({ directAddress: 'referrals@riverview.direct.example.org', organizationName: 'Riverview Cardiology', entityType: 2, source: 'Hosted', hosted: true, npi: '1447000005', standardizedCity: 'Salem', phonePrimary: '5035550200' }),
     ]);
   });
 

@@ -135,20 +135,28 @@ function tabPageSql(f: TabFilter, readNppes: boolean): SQL {
     ${sortKey(f, c)} collate "C" as "k", ${c.nameNorm} collate "C" as "n", '0' || ${c.id}::text as "tie"
     from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${bound('cap')})`;
 
-  // Hosted organizations carry no person's name, city, state or zip: a search naming one of those does not find them.
-  const hostedApplies = f.entityType === 2 && !f.first && !f.city && !f.state && !f.zip;
+  // Hosted organizations carry no person's name; their address and phone are the organization's own, read live, so an
+  // edit of the organization shows at once.
+  const hostedApplies = f.entityType === 2 && !f.first;
   const ds = documentSources;
   const o = organizations;
   const orgName = sqlNormalized(sql`${o.name}`);
+  const digits = (column: SQL) => sql`nullif(regexp_replace(coalesce(${column}, ''), '[^0-9]', '', 'g'), '')`;
+  const hostedWhere: SQL[] = [];
+  if (f.name) hostedWhere.push(sql`and ${orgName} like ${bound('name')}`);
+  if (f.city) hostedWhere.push(sql`and ${sqlNormalized(sql`${o.addressCity}`)} like ${bound('city')}`);
+  if (f.state) hostedWhere.push(sql`and ${o.addressState} = ${bound('state')}`);
+  if (f.zip) hostedWhere.push(sql`and ${digits(sql`${o.addressZip}`)} like ${bound('zip')}`);
   // Addresses in service only: statuses 1 and 2, IN_SERVICE_STATUSES of the contracts.
-  const hosted = sql`(select ${ds.id}::text as "id", 'Hosted' as "source", null as "npi", 2 as "entityType", null as "lastName", null as "firstName",
-    null as "middleName", ${o.name} as "organizationName", null as "clinicName", null as "phonePrimary",
+  const hosted = sql`(select ${ds.id}::text as "id", 'Hosted' as "source", ${o.organizationNpi} as "npi", 2 as "entityType", null as "lastName", null as "firstName",
+    null as "middleName", ${o.name} as "organizationName", null as "clinicName", ${digits(sql`coalesce(${o.primaryPhone}, ${o.phone})`)} as "phonePrimary",
     (select f."full_address" from ${ds} f where f."organization_id" = ${o.id} and f."type" = 'Fax' and f."status" in (1, 2) order by f."full_address" limit 1) as "fax",
-    null as "addressLine1", null as "city", null as "state", null as "zip", null as "taxonomy", ${ds.fullAddress} as "directAddress", true as "has_direct",
+    nullif(concat_ws(' ', ${o.addressStreet}, ${o.addressUnit}), '') as "addressLine1", ${o.addressCity} as "city", ${o.addressState} as "state",
+    ${digits(sql`${o.addressZip}`)} as "zip", null as "taxonomy", ${ds.fullAddress} as "directAddress", true as "has_direct",
     ${orgName} collate "C" as "k", ${orgName} collate "C" as "n", '0' || ${ds.fullAddress} as "tie"
     from ${ds} inner join ${o} on ${o.id} = ${ds.organizationId}
     where ${ds.type} = 'Direct' and ${ds.status} in (1, 2) and ${o.isEnabled} and ${o.cancelledAt} is null
-      ${f.name ? sql`and ${orgName} like ${bound('name')}` : sql``}
+      ${sql.join(hostedWhere, sql` `)}
     limit ${bound('cap')})`;
 
   const sources = [...(readNppes ? [nppes(true), nppes(false)] : []), contacts, ...(hostedApplies ? [hosted] : [])];
@@ -204,7 +212,18 @@ export async function deleteContact(db: DbOrTx, organizationId: string, id: stri
 // entry; the caller's own contacts.
 export function findHostedByAddress(db: DbOrTx, addresses: string[]) {
   return db
-    .select({ id: documentSources.id, address: documentSources.fullAddress, organizationName: organizations.name })
+    .select({
+      id: documentSources.id,
+      address: documentSources.fullAddress,
+      organizationName: organizations.name,
+      npi: organizations.organizationNpi,
+      street: organizations.addressStreet,
+      unit: organizations.addressUnit,
+      city: organizations.addressCity,
+      state: organizations.addressState,
+      zip: organizations.addressZip,
+      phone: sql<string | null>`coalesce(${organizations.primaryPhone}, ${organizations.phone})`,
+    })
     .from(documentSources)
     .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
     .where(and(eq(documentSources.type, 'Direct'), inArray(documentSources.fullAddress, addresses), inArray(documentSources.status, [...IN_SERVICE_STATUSES])));

@@ -46,10 +46,28 @@ const entryOf = (row: q.EntryFields, source: DirectoryEntry['source']): Director
   hosted: source === 'Hosted',
 });
 
-// An address hosted here as an entry: the organization's name and the address, nothing NPPES would add.
-const hostedEntry = (h: { id: string; address: string; organizationName: string }): DirectoryEntry =>
+// An address hosted here as an entry: the organization's name, NPI, address and phone, and the address.
+type HostedRow = Awaited<ReturnType<typeof q.findHostedByAddress>>[number];
+const hostedEntry = (h: HostedRow): DirectoryEntry =>
   entryOf(
-    { id: h.id, directAddress: h.address, organizationName: h.organizationName, entityType: 2, npi: null, lastName: null, firstName: null, middleName: null, clinicName: null, phonePrimary: null, fax: null, addressLine1: null, city: null, state: null, zip: null, taxonomy: null },
+    {
+      id: h.id,
+      directAddress: h.address,
+      organizationName: h.organizationName,
+      entityType: 2,
+      npi: h.npi,
+      lastName: null,
+      firstName: null,
+      middleName: null,
+      clinicName: null,
+      phonePrimary: digitsOnly(h.phone) || null,
+      fax: null,
+      addressLine1: [h.street, h.unit].filter(Boolean).join(' ') || null,
+      city: h.city,
+      state: h.state,
+      zip: digitsOnly(h.zip) || null,
+      taxonomy: null,
+    },
     'Hosted',
   );
 

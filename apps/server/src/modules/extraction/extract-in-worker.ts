@@ -34,6 +34,8 @@ export interface ExtractionMeasures {
   // Diagnostics, not summed: the fields left empty by a conflict, and those read from words (lower confidence).
   conflictingFields: PatientField[];
   inferredFields: PatientField[];
+  // The page names more than one person who could be the patient.
+  severalPeople: boolean;
 }
 
 export interface ExtractionResult extends ExtractionMeasures {
@@ -56,6 +58,7 @@ export const nothingFound = () => ({
   confidenceIsVeryHigh: false,
   conflictingFields: [],
   inferredFields: [],
+  severalPeople: false,
 });
 export const unreadable = (elapsedMs: number): ExtractionResult => ({ ...nothingFound(), elapsedMs, noText: false, error: true, ocrPages: [] });
 

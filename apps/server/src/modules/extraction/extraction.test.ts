@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { messages } from '@clinicrelay/contracts/errors.ts';
+import { extractionSeveralPeople } from '@clinicrelay/contracts/intake.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
 import { patientExtractions } from '../../db/schema/intake.ts';
@@ -75,15 +76,15 @@ describe('Patient extraction API (feature PatientExtractionAPI)', () => {
 
     const started = await t.call(LAKESIDE_USER, 'PUT', doc.extract);
     expect(started.statusCode, started.body).toBe(200);
-    expect(started.json()).toEqual({ status: 'Processing', patient: null });
-    expect((await t.call(LAKESIDE_USER, 'GET', doc.status)).json()).toEqual({ status: 'Processing', patient: null });
+    expect(started.json()).toEqual({ status: 'Processing', patient: null, warning: null });
+    expect((await t.call(LAKESIDE_USER, 'GET', doc.status)).json()).toEqual({ status: 'Processing', patient: null, warning: null });
     // A second PUT while the run is Processing answers the same run: no second workflow.
-    expect((await t.call(LAKESIDE_ADMIN, 'PUT', doc.extract)).json()).toEqual({ status: 'Processing', patient: null });
+    expect((await t.call(LAKESIDE_ADMIN, 'PUT', doc.extract)).json()).toEqual({ status: 'Processing', patient: null, warning: null });
     expect(await db().select().from(workflows).where(and(eq(workflows.type, EXTRACTION_WORKFLOW), eq(workflows.correlationId, doc.attachmentId)))).toHaveLength(1);
 
     expect(await runWorkflows()).toBeGreaterThan(0);
     const done = await t.call(LAKESIDE_USER, 'GET', doc.status);
-    expect(done.json()).toEqual({ status: 'Completed', patient: { firstName: 'Maria', middleName: 'E', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' } });
+    expect(done.json()).toEqual({ status: 'Completed', patient: { firstName: 'Maria', middleName: 'E', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' }, warning: null });
 
     // The run's measures, per organization, for the back office's sift metrics.
     const [row] = await db().select().from(patientExtractions).where(eq(patientExtractions.attachmentId, doc.attachmentId));
@@ -116,7 +117,7 @@ describe('Patient extraction API (feature PatientExtractionAPI)', () => {
     await t.call(LAKESIDE_USER, 'PUT', doc.extract);
     await runWorkflows();
     t.clock.now = new Date(t.clock.now.getTime() + 1000);
-    expect((await t.call(LAKESIDE_USER, 'PUT', doc.extract)).json()).toEqual({ status: 'Processing', patient: null });
+    expect((await t.call(LAKESIDE_USER, 'PUT', doc.extract)).json()).toEqual({ status: 'Processing', patient: null, warning: null });
     expect((await t.call(LAKESIDE_USER, 'GET', doc.status)).json().status).toBe('Processing');
     await runWorkflows();
     expect((await t.call(LAKESIDE_USER, 'GET', doc.status)).json().status).toBe('Completed');
@@ -132,9 +133,28 @@ describe('Patient extraction API (feature PatientExtractionAPI)', () => {
     expect((await t.call(LAKESIDE_USER, 'GET', doc.status)).json()).toEqual({
       status: 'Completed',
       patient: { firstName: null, middleName: null, lastName: null, birthDate: null, gender: null },
+      warning: null,
     });
     const [row] = await db().select().from(patientExtractions).where(eq(patientExtractions.attachmentId, doc.attachmentId));
     expect(row).toMatchObject({ noMatch: true, perfectMatch: false, hits: { first: false, middle: false, last: false, dob: false, gender: false } });
+  });
+
+  it("warns when the page names more than one person, and never fills a field from the other one", async () => {
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const lines = ['RE: Maria Alvarez', 'DOB: 04/12/1958', 'Thank you for seeing Ms. Alvarez today. Her husband, Mr. Robert Lee Johnson, will drive her.'];
+    lines.forEach((line, i) => page.drawText(line, { x: 54, y: 700 - i * 18, size: 11, font }));
+    const doc = await attached(LAKESIDE_USER, 'letter.pdf', await pdf.save());
+    await t.call(LAKESIDE_USER, 'PUT', doc.extract);
+    await runWorkflows();
+    expect((await t.call(LAKESIDE_USER, 'GET', doc.status)).json()).toEqual({
+      status: 'Completed',
+      patient: { firstName: 'Maria', middleName: null, lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' },
+      warning: extractionSeveralPeople,
+    });
+    const [row] = await db().select().from(patientExtractions).where(eq(patientExtractions.attachmentId, doc.attachmentId));
+    expect(row).toMatchObject({ severalPeople: true });
   });
 
   itWithFixtures('refuses a structured attachment, which has no PDF', async () => {

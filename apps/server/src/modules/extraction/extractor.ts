@@ -527,6 +527,7 @@ export async function extractPatient(bytes: Uint8Array, options: ExtractOptions)
     conflicts: found.conflicts,
     conflictingFields: found.conflicting,
     inferredFields: found.inferred,
+    severalPeople: found.severalPeople,
     perfectMatch,
     confidenceIsVeryHigh: perfectMatch && PATIENT_FIELDS.every((f) => found.confidence[f] >= VERY_HIGH),
     ocrPages: read.ocrPages,

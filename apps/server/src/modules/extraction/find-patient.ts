@@ -19,6 +19,8 @@ export interface PatientFinding {
   conflicting: PatientField[];
   // The fields read from words rather than a label (lower confidence).
   inferred: PatientField[];
+  // More than one person who could be the patient is named (a family member, another patient): check the details.
+  severalPeople: boolean;
 }
 
 interface Candidate {
@@ -27,6 +29,8 @@ interface Candidate {
   confidence: number;
   // Read from narrative words, not a label: only used when no label gives the field.
   weak?: boolean;
+  // The whole name this value was read with ("first last", lower case): whose value it is.
+  person?: string;
 }
 
 // Where a document's numeric dates put the day: 'dmy' only when the document is clearly not from the US.
@@ -182,11 +186,12 @@ const nameCandidates = (confidence: number) => (text: string, end: number) => {
   if (CLINICIAN.test(text.slice(end, end + 120).split(NEXT_LABEL)[0]!)) return [];
   const name = parseName(text.slice(end, end + 120));
   if (!name) return [];
+  const person = personKey(name);
   const out: Candidate[] = [
-    { field: 'first', value: name.first, confidence },
-    { field: 'last', value: name.last, confidence },
+    { field: 'first', value: name.first, confidence, person },
+    { field: 'last', value: name.last, confidence, person },
   ];
-  if (name.middle) out.push({ field: 'middle', value: name.middle, confidence });
+  if (name.middle) out.push({ field: 'middle', value: name.middle, confidence, person });
   return out;
 };
 
@@ -352,7 +357,7 @@ function headingNames(text: string): (Candidate & { at: number })[] {
       if (/[:\d]/.test(cell) || /^(?:dr|doctor)\b|,\s*(?:md|do|np|pa|rn|phd)\b/i.test(cell) || !FOLLOWS_HEADING.test(filled[k + 1]!.line)) continue;
       const name = parseName(cell);
       if (!name) continue;
-      const c = { at: starts[i]!, confidence: 0.7 };
+      const c = { at: starts[i]!, confidence: 0.7, person: personKey(name) };
       out.push({ ...c, field: 'first', value: name.first }, { ...c, field: 'last', value: name.last });
       if (name.middle) out.push({ ...c, field: 'middle', value: name.middle });
     }
@@ -360,6 +365,15 @@ function headingNames(text: string): (Candidate & { at: number })[] {
   }
   return out;
 }
+
+const personKey = (name: { first: string; last: string }) => `${name.first}\t${name.last}`.toLowerCase();
+const personOf = (key: string) => {
+  const [first = '', last = ''] = key.split('\t');
+  return { first, last };
+};
+// Two whole names are one person's when the last names are equal and the first names compatible ("J" and "John").
+const samePerson = (a: { first: string; last: string }, b: { first: string; last: string }) =>
+  a.last.toLowerCase() === b.last.toLowerCase() && compatible(a.first, b.first);
 
 // Two values of a field are the same person's when equal, or when one is the initial of the other.
 function compatible(a: string, b: string): boolean {
@@ -394,17 +408,9 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
   const confidence = { first: 0, middle: 0, last: 0, dob: 0, gender: 0 };
   const conflicting: PatientField[] = [];
   const inferred: PatientField[] = [];
-  // "Mr." / "Ms." before the patient's own last name gives the gender in words.
-  const lastNames = [...new Set(candidates.filter((c) => c.field === 'last' && !c.weak).map((c) => c.value))];
-  for (const m of text.matchAll(/\b(Mr|Mrs|Ms|Miss)\.?\s+((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’-]*)/gu)) {
-    const words = m[2]!.split(/\s+/).map((w) => w.toLowerCase());
-    const names = lastNames.length ? lastNames : candidates.filter((c) => c.field === 'last').map((c) => c.value);
-    if (!names.some((n) => words.includes(n.toLowerCase()))) continue;
-    candidates.push({ field: 'gender', value: m[1]!.toLowerCase() === 'mr' ? 'M' : 'F', confidence: 0.55, weak: true });
-  }
-  for (const field of PATIENT_FIELDS) {
+  const choose = (field: PatientField, pool: Candidate[]): string | null => {
     // Words in the narrative count only when no label gives the field.
-    const all = candidates.filter((x) => x.field === field);
+    const all = pool.filter((x) => x.field === field);
     const labelled = all.filter((x) => !x.weak);
     const usable = labelled.length ? labelled : all;
     // Groups of compatible values: each scored by its surest candidate, then by how often it is seen.
@@ -422,21 +428,40 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
     }
     groups.sort((a, b) => b.best - a.best || b.count - a.count);
     const [chosen, rival] = groups;
-    if (!chosen) continue;
+    if (!chosen) return null;
     // A rival as sure as the chosen value (two narrative names) or sure in itself is a conflict: the field stays empty.
     if (rival && (rival.best >= CONFLICT_CONFIDENCE || rival.best >= chosen.best)) {
       conflicting.push(field);
-      continue;
+      return null;
     }
     if (!labelled.length) inferred.push(field);
     // Seen more than once raises the confidence a little.
     confidence[field] = Math.round(Math.min(labelled.length ? 1 : 0.6, chosen.best + 0.02 * (chosen.count - 1)) * 100) / 100;
-    const value = chosen.value;
-    if (field === 'first') patient.firstName = value;
-    else if (field === 'middle') patient.middleName = value;
-    else if (field === 'last') patient.lastName = value;
-    else if (field === 'dob') patient.birthDate = value;
-    else patient.gender = value as 'M' | 'F' | 'UN';
+    return chosen.value;
+  };
+  // The patient's first and last name first; every other field read with a whole name must be that person's.
+  patient.firstName = choose('first', candidates);
+  patient.lastName = choose('last', candidates);
+  const chosenPerson = patient.firstName && patient.lastName ? { first: patient.firstName, last: patient.lastName } : null;
+  const theirs = (c: Candidate) => !c.person || (chosenPerson !== null && samePerson(personOf(c.person), chosenPerson));
+  patient.middleName = choose('middle', candidates.filter(theirs));
+  // "Mr." / "Ms." before the patient's own last name gives the gender in words.
+  const lastNames = patient.lastName ? [patient.lastName] : [...new Set(candidates.filter((c) => c.field === 'last' && !c.weak).map((c) => c.value))];
+  for (const m of text.matchAll(/\b(Mr|Mrs|Ms|Miss)\.?\s+((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’-]*)/gu)) {
+    const words = m[2]!.split(/\s+/).map((w) => w.toLowerCase());
+    const names = lastNames.length ? lastNames : candidates.filter((c) => c.field === 'last').map((c) => c.value);
+    if (!names.some((n) => words.includes(n.toLowerCase()))) continue;
+    candidates.push({ field: 'gender', value: m[1]!.toLowerCase() === 'mr' ? 'M' : 'F', confidence: 0.55, weak: true });
   }
-  return { patient, confidence, conflicts: conflicting.length > 0, conflicting, inferred };
+  patient.birthDate = choose('dob', candidates);
+  patient.gender = choose('gender', candidates) as ExtractedPatient['gender'];
+  // The people named as possibly the patient (not under another person's label or heading), one per whole name.
+  const people: { first: string; last: string }[] = [];
+  for (const c of candidates) {
+    if (!c.person) continue;
+    const person = personOf(c.person);
+    if (!people.some((p) => samePerson(p, person))) people.push(person);
+  }
+  const order = (fields: PatientField[]) => PATIENT_FIELDS.filter((f) => fields.includes(f));
+  return { patient, confidence, conflicts: conflicting.length > 0, conflicting: order(conflicting), inferred: order(inferred), severalPeople: people.length > 1 };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { extractionStatus } from '@clinicrelay/contracts/intake.ts';
+import { extractionSeveralPeople, type extractionStatus } from '@clinicrelay/contracts/intake.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
@@ -43,7 +43,11 @@ async function attachmentOf(db: DbOrTx, caller: Caller, messageId: string, attac
 }
 
 // The patient as extracted, never merged: filling only the empty fields is the client's (end-user §4).
-const statusOf = (run: q.ExtractionRow): ExtractionStatus => ({ status: run.status, patient: run.status === 'Completed' ? run.patient : null });
+const statusOf = (run: q.ExtractionRow): ExtractionStatus => ({
+  status: run.status,
+  patient: run.status === 'Completed' ? run.patient : null,
+  warning: run.status === 'Completed' && run.severalPeople ? extractionSeveralPeople : null,
+});
 
 const audit = (deps: ExtractionDeps, caller: Caller, eventType: string, messageId: string, details: Record<string, unknown>, ip: string) =>
   writeAudit(

@@ -49,6 +49,7 @@ export function extractionWorkflow(deps: { blobs: BlobStore; extract: (pdf: Uint
         conflicts: result.conflicts,
         perfectMatch: result.perfectMatch,
         confidenceIsVeryHigh: result.confidenceIsVeryHigh,
+        severalPeople: result.severalPeople,
         hits: result.hits,
         completedAt: ctx.now(),
       });

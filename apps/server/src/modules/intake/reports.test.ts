@@ -1,5 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
+import { brands } from '../../db/schema/back-office.ts';
+import { organizations } from '../../db/schema/organizations.ts';
 import { useTestApp } from '../../test/app.ts';
 import { csvCell } from '../../platform/csv.ts';
 import { DEMO, insertInbound } from './test-inbound.ts';
@@ -50,6 +53,18 @@ describe('Intake for administrators: statistics, the events report and Activity'
     expect(row).toContain(`"'=HYPERLINK(""http://evil.example"",""Click""), ""quoted"""`);
     expect(row).toContain(`,'+15035550199@evil.example,${DEMO.lakesideDirect}`);
     expect(lines.slice(1).every((l) => l.includes(',Read,'))).toBe(true);
+
+    // The file is named by the organization's own brand: Lakeside served under another brand gets that brand's name.
+    await db().insert(brands).values({ id: 'acme-health', name: 'Acme Health' }).onConflictDoNothing();
+    await db().update(organizations).set({ brandId: 'acme-health' }).where(eq(organizations.subdomain, 'lakeside'));
+    try {
+      const branded = await t.call(DEMO.lakesideAdmin, 'GET', '/api/messages/eventsreport?eventTypes=Read');
+      expect(String(branded.headers['content-disposition'])).toMatch(/^attachment; filename="AcmeHealth_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.csv"$/);
+      const riverview = await t.call(DEMO.riverviewAdmin, 'GET', '/api/messages/eventsreport');
+      expect(String(riverview.headers['content-disposition'])).toMatch(new RegExp(`^attachment; filename="${DEFAULT_BRAND_NAME}_`));
+    } finally {
+      await db().update(organizations).set({ brandId: 'clinicrelay' }).where(eq(organizations.subdomain, 'lakeside'));
+    }
 
     // Riverview's report never holds Lakeside's events; a User may not download it.
     expect((await t.call(DEMO.riverviewAdmin, 'GET', '/api/messages/eventsreport')).body).not.toContain('HYPERLINK');

@@ -17,7 +17,6 @@ import {
   type processRequest,
   type triageRequest,
 } from '@clinicrelay/contracts/intake.ts';
-import { DEFAULT_BRAND_NAME } from '@clinicrelay/contracts/messages.ts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { auditedBy, auditListViewed, writeAudit } from '../../platform/audit.ts';
@@ -26,6 +25,7 @@ import { badRequest, notFound } from '../../platform/errors.ts';
 import * as messagesQ from '../messages/queries.ts';
 import { emitWebhookEvent } from '../webhooks/delivery-workflow.ts';
 import { findMembership, findRules } from '../users/queries.ts';
+import { brandNameOf } from '../../platform/brand.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import * as q from './queries.ts';
 import { assertPlanIncludesSending } from '../subscriptions/plan-guard.ts';
@@ -295,7 +295,7 @@ export async function eventsReport(deps: IntakeDeps, caller: Caller, query: z.in
   const csv = csvFile(EVENTS_REPORT_COLUMNS, rows.map((r) => [csvDate(r.createdAt), r.eventType, r.user, r.subject, r.fromAddress, r.toAddress]));
   // One row for the export: it holds subjects and addresses of many messages.
   await audit(deps, caller, 'MessageEventsReportDownloaded', null, { rows: rows.length });
-  return { fileName: exportFileName(DEFAULT_BRAND_NAME, deps.now()), csv };
+  return { fileName: exportFileName(await brandNameOf(deps.db, caller.organizationId), deps.now()), csv };
 }
 
 async function acknowledge(deps: IntakeDeps, caller: Caller, ids: string[]) {

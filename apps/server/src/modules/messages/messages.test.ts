@@ -8,6 +8,8 @@ import { useTestApp } from '../../test/app.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
 const RIVERVIEW_USER = 'user@riverview.example.org';
+const LAKESIDE_ADMIN = 'admin@lakeside.example.org';
+const SYSADMIN = 'sysadmin@example.org';
 
 const referral = {
   subject: 'Referral: cardiology consult',
@@ -77,6 +79,37 @@ describe('Release drafts', () => {
     expect(found.totalCount).toBe(3);
     expect((await t.call(LAKESIDE_USER, 'GET', '/api/messages?isDraft=false')).json().totalCount).toBe(0);
     expect((await t.call(RIVERVIEW_USER, 'GET', '/api/messages')).json().totalCount).toBe(0);
+  });
+
+  it("filters by the user who created the message: a User to themselves or a colleague, an Administrator alike, another organization's user lists nothing", async () => {
+    const idOf = async (userName: string) => (await t.handle.db.select({ id: users.id }).from(users).where(eq(users.userName, userName)))[0]!.id;
+    const [user, admin, stranger] = await Promise.all([idOf(LAKESIDE_USER), idOf(LAKESIDE_ADMIN), idOf(RIVERVIEW_USER)]);
+    const mine = await newDraft(LAKESIDE_USER, { ...referral, subject: 'Written by the user' });
+    const theirs = await newDraft(LAKESIDE_ADMIN, { ...referral, subject: 'Written by the administrator' });
+    await newDraft(RIVERVIEW_USER, { ...referral, fromAddress: 'referrals@riverview.direct.example.org', toAddress: 'intake@lakeside.direct.example.org' });
+    const list = async (caller: string, userId: string) => {
+      const res = await t.call(caller, 'GET', `/api/messages?pageSize=100&userId=${userId}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ items: { id: string }[]; totalCount: number }>();
+    };
+
+    const own = await list(LAKESIDE_USER, user);
+    expect(own.items.map((m) => m.id)).toContain(mine.id);
+    expect(own.items.map((m) => m.id)).not.toContain(theirs.id);
+    expect((await list(LAKESIDE_USER, admin)).items.map((m) => m.id)).toEqual([theirs.id]);
+    expect((await list(LAKESIDE_ADMIN, user)).totalCount).toBe(own.totalCount);
+    // Riverview's user has messages, but in Riverview: the filter never reaches outside the caller's organization.
+    expect(await list(LAKESIDE_USER, stranger)).toEqual({ items: [], totalCount: 0 });
+    expect(await list(LAKESIDE_ADMIN, stranger)).toEqual({ items: [], totalCount: 0 });
+    expect((await list(RIVERVIEW_USER, user)).totalCount).toBe(0);
+    // Empty is no filter (the web app drops empty values); anything else that is not an id is refused.
+    expect((await t.call(LAKESIDE_USER, 'GET', '/api/messages?userId=')).json().totalCount).toBeGreaterThan(own.totalCount);
+    const bad = await t.call(LAKESIDE_USER, 'GET', '/api/messages?userId=someone');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().modelState).toEqual({ userId: [releaseMessages.userIdInvalid] });
+    // Without a session, or as a system administrator outside any organization, the list is refused.
+    expect((await t.app.inject({ method: 'GET', url: `/api/messages?userId=${user}` })).statusCode).toBe(401);
+    expect((await t.call(SYSADMIN, 'GET', `/api/messages?userId=${user}`)).statusCode).toBe(403);
   });
 
   it('filters by date range on the last change', async () => {

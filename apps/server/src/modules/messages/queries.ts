@@ -89,6 +89,7 @@ export interface OutboundFilter {
   search?: string | undefined;
   startDate?: string | undefined;
   endDate?: string | undefined;
+  createdBy?: string | undefined;
 }
 
 // Release's list: the organization's sent messages and drafts, newest change first.
@@ -102,6 +103,7 @@ export async function findPage(db: DbOrTx, filter: OutboundFilter, page: { offse
     sql`not (${messages.isDraft} and ${unkept(sql`"messages"."id"`)})`,
   ];
   if (filter.isDraft !== undefined) conditions.push(eq(messages.isDraft, filter.isDraft));
+  if (filter.createdBy) conditions.push(eq(messages.createdBy, filter.createdBy));
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(or(ilike(messages.subject, like), ilike(messages.toAddress, like), ilike(messages.patientName, like))!);

@@ -137,11 +137,19 @@ async function loadMessage(deps: MessagesDeps, caller: Caller, id: string, known
 export async function listMessages(
   deps: MessagesDeps,
   caller: Caller,
-  query: { pageStart: number; pageSize: number; isDraft?: boolean | undefined; search?: string | undefined; startDate?: string | undefined; endDate?: string | undefined },
+  query: {
+    pageStart: number;
+    pageSize: number;
+    isDraft?: boolean | undefined;
+    search?: string | undefined;
+    startDate?: string | undefined;
+    endDate?: string | undefined;
+    userId?: string | undefined;
+  },
 ) {
   const page = await q.findPage(
     deps.db,
-    { organizationId: caller.organizationId, isDraft: query.isDraft, search: query.search, startDate: query.startDate, endDate: query.endDate },
+    { organizationId: caller.organizationId, isDraft: query.isDraft, search: query.search, startDate: query.startDate, endDate: query.endDate, createdBy: query.userId },
     { offset: (query.pageStart - 1) * query.pageSize, limit: query.pageSize },
   );
   const ids = page.items.map((m) => m.id);
@@ -158,6 +166,7 @@ export async function listMessages(
       searched: !!query.search,
       startDate: query.startDate ?? null,
       endDate: query.endDate ?? null,
+      userId: query.userId ?? null,
     },
     deps.now(),
   );

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { isValidNpi, organizationMessages as text } from '@clinicrelay/contracts/organizations.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
-import { resellers } from '../../db/schema/back-office.ts';
+import { brands, resellers } from '../../db/schema/back-office.ts';
 import { directoryEntries } from '../../db/schema/directory.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
@@ -225,18 +225,30 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     expect((await t.call(ADMIN, 'GET', `/api/organizations/${multi!.id}?search=hill`)).json()).toEqual([{ id: await idOf('hillcrest'), name: 'Hillcrest Pediatrics' }]);
   });
 
-  it('looks an NPI up in the provider directory', async () => {
-    await t.handle.db.insert(directoryEntries).values({ npi: '1992999999', entityType: 2, organizationName: 'Cascade Imaging', nameNorm: 'cascade imaging', phonePrimary: '5035550999', addressLine1: '9 Cascade Ave', city: 'Portland', state: 'OR', zip: '97201' });
+  it('looks an NPI up in the provider directory, with the authorized official NPPES lists', async () => {
+    await t.handle.db.insert(directoryEntries).values({
+      npi: '1992999999', entityType: 2, organizationName: 'Cascade Imaging', nameNorm: 'cascade imaging', phonePrimary: '5035550999', addressLine1: '9 Cascade Ave', city: 'Portland', state: 'OR', zip: '97201',
+      officialLastName: 'ANDERSON', officialFirstName: 'DONALD', officialMiddleName: 'WAYNE', officialNameSuffix: 'JR.', officialCredential: 'MD', officialTitle: 'PRESIDENT', officialPhone: '4255255392', organizationSubpart: 'N',
+    });
     expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=1992999999')).json()).toEqual({
       number: '1992999999',
-      basic: { authorizedOfficialFirstName: null, authorizedOfficialMiddleName: null, authorizedOfficialLastName: null },
+      basic: { authorizedOfficialFirstName: 'DONALD', authorizedOfficialMiddleName: 'WAYNE', authorizedOfficialLastName: 'ANDERSON' },
       name: 'Cascade Imaging',
       organizationName: 'Cascade Imaging',
-      fullName: null,
-      organizationalSubpart: null,
-      authorizedOfficialTelephoneNumber: '5035550999',
+      fullName: 'DONALD WAYNE ANDERSON JR., MD',
+      organizationalSubpart: 'NO',
+      // The official's own number, not the practice's.
+      authorizedOfficialTelephoneNumber: '4255255392',
       status: 'A',
       addresses: [{ address_1: '9 Cascade Ave', address_2: null, city: 'Portland', state: 'OR', postalCode: '97201' }],
+    });
+    // An individual has no authorized official: the names and the official's phone are null, never the practice's phone.
+    await t.handle.db.insert(directoryEntries).values({ npi: '1992999998', entityType: 1, lastName: 'Reyes', firstName: 'Ana', nameNorm: 'reyes ana', phonePrimary: '5035550998' });
+    expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=1992999998')).json()).toMatchObject({
+      basic: { authorizedOfficialFirstName: null, authorizedOfficialMiddleName: null, authorizedOfficialLastName: null },
+      name: 'Ana Reyes',
+      fullName: null,
+      authorizedOfficialTelephoneNumber: null,
     });
     expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=1000000000')).json()).toBeNull();
     expect((await t.call(ADMIN, 'GET', '/api/admin/organizations/npi?npiNumber=12')).statusCode).toBe(400);
@@ -248,6 +260,13 @@ describe('organizations (back-office-a §7 Organizations)', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="ClinicRelay_DirectAddresses_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.csv"$/);
     expect(res.body).toContain('intake@lakeside.direct.example.org');
+    // The installation's brand renamed: the next export carries the new name.
+    await t.handle.db.update(brands).set({ name: 'Acme Relay' }).where(eq(brands.id, 'clinicrelay'));
+    try {
+      expect((await t.call(ADMIN, 'GET', '/api/admin/reports/directaddresses')).headers['content-disposition']).toMatch(/^attachment; filename="AcmeRelay_DirectAddresses_/);
+    } finally {
+      await t.handle.db.update(brands).set({ name: 'ClinicRelay' }).where(eq(brands.id, 'clinicrelay'));
+    }
     expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
     expect(csvCell('@x,y')).toBe('"\'@x,y"');
   });

@@ -17,6 +17,7 @@ import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.t
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
+import { brandNameOf } from '../../platform/brand.ts';
 import { csvFile, exportFileName } from '../../platform/csv.ts';
 import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
 import { provisionOnActivation } from './provisioning.ts';
@@ -323,15 +324,17 @@ export async function lookUpNpi(deps: OrganizationsDeps, npi: string) {
   const row = await q.findNpi(deps.db, npi);
   if (!row) return null;
   const person = [row.firstName, row.middleName, row.lastName].filter(Boolean).join(' ');
+  // NPPES's registry names the official "prefix first middle last suffix, credential"; blank when none is listed.
+  const officialName = [row.officialNamePrefix, row.officialFirstName, row.officialMiddleName, row.officialLastName, row.officialNameSuffix].filter(Boolean).join(' ');
+  const official = row.officialCredential && officialName ? `${officialName}, ${row.officialCredential}` : officialName;
   return {
     number: row.npi,
-    // The directory keeps no authorized official (NPPES's bulk file has one; the importer does not keep it).
-    basic: { authorizedOfficialFirstName: null, authorizedOfficialMiddleName: null, authorizedOfficialLastName: null },
+    basic: { authorizedOfficialFirstName: row.officialFirstName, authorizedOfficialMiddleName: row.officialMiddleName, authorizedOfficialLastName: row.officialLastName },
     name: row.organizationName ?? person,
     organizationName: row.organizationName,
-    fullName: null,
-    organizationalSubpart: null,
-    authorizedOfficialTelephoneNumber: row.phonePrimary,
+    fullName: official || null,
+    organizationalSubpart: row.organizationSubpart === 'Y' ? 'YES' : row.organizationSubpart === 'N' ? 'NO' : null,
+    authorizedOfficialTelephoneNumber: row.officialPhone,
     status: row.active ? 'A' : 'D',
     addresses: row.addressLine1 || row.city ? [{ address_1: row.addressLine1, address_2: null, city: row.city, state: row.state, postalCode: row.zip }] : [],
   };
@@ -351,7 +354,8 @@ export async function directAddressesCsv(deps: OrganizationsDeps, caller: AdminC
     ['Organization Id', 'Organization', 'Subdomain', 'Direct Address', 'Status', 'Created'],
     rows.map((r) => [r.orgId, r.organizationName, r.subdomain, r.address, documentSourceStatusNames[r.status] ?? r.status, r.createdAt.toISOString()]),
   );
-  const brand = (await q.brandName(deps.db, 'clinicrelay')) ?? 'ClinicRelay';
+  // Every organization's addresses: the installation's brand, not one organization's.
+  const brand = await brandNameOf(deps.db, null);
   await writeAudit(deps.db, { eventType: 'ReportDownloaded', ...auditedByAdmin(caller), details: { report: 'directaddresses', rows: rows.length } });
   return { fileName: exportFileName(brand, deps.now(), 'DirectAddresses'), body };
 }

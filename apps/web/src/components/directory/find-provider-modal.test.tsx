@@ -137,9 +137,8 @@ describe('Find Provider: the results', { timeout: 30_000 }, () => {
     open({ [SEARCH]: searchHandler([], [riverview]) });
     const box = await dialog();
     await user().type(within(box).getByRole('textbox', { name: 'Organization name' }), 'Riverview{Enter}');
-    expect(await within(box).findByText(/^No providers match your search\./)).toBeTruthy();
-
-    await user().click(within(box).getByRole('tab', { name: /^Organizations/ }));
+    // The match is an organization: the dialog shows the Organizations tab, not the empty Providers tab.
+    await waitFor(() => expect(within(box).getByRole('tab', { name: /^Organizations/ }).getAttribute('aria-selected')).toBe('true'));
     const list = await within(box).findByRole('list', { name: 'Organizations' });
     const row = within(list).getByRole('listitem');
     expect(within(row).getByText('Riverview Cardiology')).toBeTruthy();
@@ -151,6 +150,23 @@ describe('Find Provider: the results', { timeout: 30_000 }, () => {
     await user().hover(within(row).getByRole('button', { name: 'Phone and fax' }));
     expect(await screen.findByText('Phone: 503-555-0101')).toBeTruthy();
     expect(screen.getByText('Fax: 503-555-0102')).toBeTruthy();
+
+    // The empty tab is still there to look at, and says so.
+    await user().click(within(box).getByRole('tab', { name: /^Providers/ }));
+    expect(within(box).getByRole('tab', { name: /^Providers/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await within(box).findByText(/^No providers match your search\./)).toBeTruthy();
+  });
+
+  it('shows the tab that has results: back to Providers when a later search matches only providers', async () => {
+    let call = 0;
+    open({ [SEARCH]: (request) => (++call === 1 ? searchHandler([], [riverview])(request) : searchHandler([okafor], [])(request)) });
+    const box = await dialog();
+    await user().type(within(box).getByRole('textbox', { name: 'Organization name' }), 'Riverview{Enter}');
+    await waitFor(() => expect(within(box).getByRole('tab', { name: /^Organizations/ }).getAttribute('aria-selected')).toBe('true'));
+    await user().clear(within(box).getByRole('textbox', { name: 'Organization name' }));
+    await user().type(within(box).getByRole('textbox', { name: 'Last name' }), 'Okafor{Enter}');
+    await waitFor(() => expect(within(box).getByRole('tab', { name: /^Providers/ }).getAttribute('aria-selected')).toBe('true'));
+    expect(await within(box).findByText('Okafor, Chidi', { exact: false })).toBeTruthy();
   });
 });
 

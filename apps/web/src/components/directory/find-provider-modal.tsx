@@ -73,6 +73,18 @@ function FindProvider({ onClose, onSelect, onInvite }: FindProviderProps) {
   const providers = useDirectorySearch(criteria, 'providers');
   const organizations = useDirectorySearch(criteria, 'organizations');
 
+  // Decision (the spec is silent): once a search's counts are in, it shows the tab that has results when the open
+  // one has none (a search by organization name opens on Organizations), as Kno2 users expect; once per search,
+  // so a user who then clicks the empty tab stays there.
+  const [tabChosenFor, setTabChosenFor] = useState<DirectoryCriteria | null>(null);
+  const providersTotal = providers.data?.total;
+  const organizationsTotal = organizations.data?.total;
+  if (criteria !== null && tabChosenFor !== criteria && providersTotal !== undefined && organizationsTotal !== undefined) {
+    setTabChosenFor(criteria);
+    if (providersTotal === 0 && organizationsTotal > 0) setTab('organizations');
+    else if (organizationsTotal === 0 && providersTotal > 0) setTab('providers');
+  }
+
   const search = () => {
     const values = form.getValues();
     if (!hasDirectorySearchValue(values)) {

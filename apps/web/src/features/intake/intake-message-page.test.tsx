@@ -170,6 +170,25 @@ describe('Intake message view', () => {
     expect(within(screen.getByRole('textbox', { name: 'First name' }).parentElement!).queryByText('extracted')).toBeNull();
   });
 
+  it('says so when the page names more than one person, and fills what belongs to the patient', async () => {
+    const warning = "This page names more than one person; check the patient's details.";
+    await view({
+      features: ['PatientExtractionAPI'],
+      message: { patient: { patientIds: [], firstName: null, lastName: null, gender: null, birthDate: null } },
+      handlers: {
+        [`PUT ${base}/attachments/${ATTACHMENT_ID}/patient/extract`]: () => json(200, { status: 'Processing', patient: null, warning: null }),
+        [`GET ${base}/attachments/${ATTACHMENT_ID}/patient`]: () =>
+          json(200, { status: 'Completed', patient: { firstName: 'Maria', middleName: null, lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' }, warning }),
+      },
+    });
+    await screen.findByRole('textbox', { name: 'First name' });
+    expect(screen.queryByText(warning)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Extract patient' }));
+    expect((await screen.findByText(warning)).closest('[role="alert"]')?.textContent).toContain('Check the patient');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Last name' }).value).toBe('Alvarez');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Middle name' }).value).toBe('');
+  });
+
   it('offers no extraction without the PatientExtractionAPI feature', async () => {
     await view();
     await screen.findByRole('textbox', { name: 'First name' });

@@ -84,6 +84,8 @@ function IntakeMessageView({ message }: { message: Message }) {
   const [modal, setModal] = useState<'triage' | 'activity' | 'delete' | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [extracting, setExtracting] = useState(false);
+  // Stays until the next extraction: the user has to check the details against the page.
+  const [extractionWarning, setExtractionWarning] = useState<string | null>(null);
   const [viewedId, setViewedId] = useState<string | null>(null);
   const [attachmentsUnsaved, setAttachmentsUnsaved] = useState(false);
   const sideBySide = useMediaQuery(SIDE_BY_SIDE) ?? false;
@@ -164,7 +166,10 @@ function IntakeMessageView({ message }: { message: Message }) {
   const extract = async (attachment: Attachment) => {
     setExtracting(true);
     try {
-      patient.applyExtraction(await extractPatient(message.id, attachment.id));
+      setExtractionWarning(null);
+      const found = await extractPatient(message.id, attachment.id);
+      patient.applyExtraction(found.patient);
+      setExtractionWarning(found.warning);
     } catch (error) {
       notifyError(error instanceof ExtractionFailed ? error.message : errorDetails(error).message);
     } finally {
@@ -217,6 +222,11 @@ function IntakeMessageView({ message }: { message: Message }) {
           <Stack>
             {details}
             {printMode && <Alert color="blue">Your organization is in print export mode: patient and attachment fields are read-only.</Alert>}
+            {extractionWarning && (
+              <Alert color="yellow" title="Check the patient">
+                {extractionWarning}
+              </Alert>
+            )}
             <PatientSection form={patient} disabled={printMode} visitDisabled={!visitEditable} namesRequired={namesRequired && !printMode} />
             <IntakeAttachments
               message={message}

@@ -17,15 +17,19 @@ export class ExtractionFailed extends Error {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts an extraction and polls every 1 s, up to 10 times, while it is Processing. */
-export async function extractPatient(messageId: string, attachmentId: string, pollMs: number = EXTRACTION_POLL_MS): Promise<ExtractedPatient> {
+/** Starts an extraction and polls every 1 s, up to 10 times, while it is Processing; warning when the page names several people. */
+export async function extractPatient(
+  messageId: string,
+  attachmentId: string,
+  pollMs: number = EXTRACTION_POLL_MS,
+): Promise<{ patient: ExtractedPatient; warning: string | null }> {
   await startPatientExtraction(messageId, attachmentId);
   for (let poll = 0; poll < EXTRACTION_MAX_POLLS; poll += 1) {
     if (poll > 0) await wait(pollMs);
     const answer = await fetchExtraction(messageId, attachmentId);
     if (answer.status === 'Completed') {
       if (!answer.patient) throw new ExtractionFailed('failed');
-      return answer.patient;
+      return { patient: answer.patient, warning: answer.warning ?? null };
     }
     if (answer.status === 'Failed') throw new ExtractionFailed('failed');
   }

@@ -115,6 +115,21 @@ describe('the NPPES file generator', () => {
       );
       expect(counts!.direct).toBe(result.providersWithDirect);
       expect(counts!.accented).toBeGreaterThan(0);
+      // Every organization has its authorized official (NPPES lists one for entity type 2 only), individuals none.
+      const [officials] = await queryRows<{ organizations: number; withOfficial: number; individualsWithOfficial: number; ownPhone: number; middle: number }>(
+        handle.db,
+        sql`select count(*) filter (where entity_type = 2)::int as "organizations",
+          count(*) filter (where entity_type = 2 and official_last_name is not null and official_first_name is not null and official_title is not null and official_phone ~ '^[0-9]{10}$')::int as "withOfficial",
+          count(*) filter (where entity_type = 1 and official_last_name is not null)::int as "individualsWithOfficial",
+          count(*) filter (where entity_type = 2 and official_phone <> phone_primary)::int as "ownPhone",
+          count(*) filter (where entity_type = 2 and official_middle_name is not null)::int as "middle"
+        from directory_entries where source_file = 'npidata_pfile_import.csv'`,
+      );
+      expect(officials!.organizations).toBeGreaterThan(0);
+      expect(officials!.withOfficial).toBe(officials!.organizations);
+      expect(officials!.individualsWithOfficial).toBe(0);
+      expect(officials!.ownPhone).toBeGreaterThan(0);
+      expect(officials!.middle).toBeGreaterThan(0);
     });
   });
 });

@@ -82,6 +82,8 @@ interface Drawn {
 /** The providers of a seed, one by one: generation holds nothing but the current one. */
 export function* generateProviders(count: number, seed = 1): Generator<Drawn> {
   const r = random(seed);
+  // The authorized official's details draw from a stream of their own, so the rest of a seed's directory stays as it was.
+  const ro = random(seed ^ 0x5f3759df);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
   const digits = (n: number) => String(Math.floor(r() * 10 ** n)).padStart(n, '0');
   const date = (from: number, to: number) => {
@@ -166,13 +168,32 @@ export function* generateProviders(count: number, seed = 1): Generator<Drawn> {
         ein: '<UNAVAIL>',
         organizationName: name,
         ...(r() < 0.15 ? { otherOrganizationName: `${pick(world.organizationAdjectives)} ${pick(world.organizationSpecialties)}`, otherOrganizationNameType: '3' } : {}),
-        official: { lastName: surname(), firstName: pick(world.femaleFirstNames), middleName: '', title: pick(world.officialTitles), phone: practice.phone ?? '' },
+        official: official(surname(), pick(world.femaleFirstNames), pick(world.officialTitles), practice, ro),
         organizationSubpart: r() < 0.2 ? 'Y' : 'N',
         taxonomies: codes.map((code, t) => ({ code, license: r() < 0.5 ? digits(7) : '', licenseState: practice.state, primary: t === 0 })),
       } satisfies Partial<NppesProvider>);
     }
     yield { provider, endpoints: endpointsOf(provider, r) };
   }
+}
+
+// As in the real file: a middle name or initial for most, a prefix for many, now and then a suffix or credential, and
+// about half the time the official's own telephone number rather than the practice's.
+function official(lastName: string, firstName: string, title: string, practice: NppesAddress, ro: () => number): NonNullable<NppesProvider['official']> {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(ro() * list.length)]!;
+  const middle = ro();
+  const ownPhone = ro() < 0.45;
+  const area = practice.phone?.slice(0, 3) ?? '800';
+  return {
+    lastName,
+    firstName,
+    middleName: middle < 0.35 ? pick([...'ABCDEFGHJKLMNPRSTW']) : middle < 0.6 ? pick(world.maleFirstNames.concat(world.femaleFirstNames)) : '',
+    title,
+    phone: ownPhone ? `${area}${2 + Math.floor(ro() * 8)}${String(Math.floor(ro() * 1e6)).padStart(6, '0')}` : (practice.phone ?? ''),
+    namePrefix: ro() < 0.6 ? pick(['MR.', 'MS.', 'MRS.', 'DR.']) : '',
+    nameSuffix: ro() < 0.05 ? pick(['JR.', 'SR.', 'III']) : '',
+    credential: ro() < 0.15 ? pick(['MD', 'M.D.', 'DO', 'RN', 'MBA']) : '',
+  };
 }
 
 function endpointsOf(p: NppesProvider, r: () => number): NppesEndpoint[] {

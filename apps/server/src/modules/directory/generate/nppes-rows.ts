@@ -44,7 +44,8 @@ export interface NppesProvider {
   deactivationDate?: string;
   reactivationDate?: string;
   gender?: string;
-  official?: { lastName: string; firstName: string; middleName?: string; title: string; phone: string };
+  /** An organization's authorized official (NPPES lists one for entity type 2 only). */
+  official?: { lastName: string; firstName: string; middleName?: string; title: string; phone: string; namePrefix?: string; nameSuffix?: string; credential?: string };
   taxonomies?: NppesTaxonomy[];
   soleProprietor?: string;
   organizationSubpart?: string;
@@ -96,6 +97,9 @@ const C = {
   taxonomy1: column('Healthcare Provider Taxonomy Code_1'),
   soleProprietor: column('Is Sole Proprietor'),
   organizationSubpart: column('Is Organization Subpart'),
+  officialPrefix: column('Authorized Official Name Prefix Text'),
+  officialSuffix: column('Authorized Official Name Suffix Text'),
+  officialCredential: column('Authorized Official Credential Text'),
 };
 
 function putAddress(fields: string[], at: number, a: NppesAddress | undefined): void {
@@ -131,6 +135,9 @@ export function npidataFields(p: NppesProvider): string[] {
   if (p.official) {
     const o = p.official;
     [o.lastName, o.firstName, o.middleName ?? '', o.title, o.phone].forEach((v, i) => (f[C.officialLast + i] = v));
+    f[C.officialPrefix] = o.namePrefix ?? '';
+    f[C.officialSuffix] = o.nameSuffix ?? '';
+    f[C.officialCredential] = o.credential ?? '';
   }
   (p.taxonomies ?? []).slice(0, TAXONOMY_SLOTS).forEach((t, i) => {
     const at = C.taxonomy1 + i * 4;

@@ -53,6 +53,10 @@ interface EntryRow {
   state: string | null;
   zip: string | null;
   taxonomy: string | null;
+  official_last_name: string | null;
+  official_first_name: string | null;
+  official_middle_name: string | null;
+  official_phone: string | null;
   direct_address: string | null;
   name_norm: string;
   source_file: string | null;
@@ -113,6 +117,20 @@ describe('importing NPPES files into the directory', () => {
     // Other names typed 5 (other) are the clinic's name; 4 (a former legal business name) is not.
     expect(await entry('1699778647')).toMatchObject({ clinic_name: 'LIFE CARE AT HOME' });
     expect(await entry('1023011178')).toMatchObject({ organization_name: 'COLLABRIA CARE', clinic_name: null });
+    // The authorized official, with their own telephone number (not the practice location's).
+    expect(await entry('1487657433')).toMatchObject({
+      official_last_name: 'COYNE',
+      official_first_name: 'V.',
+      official_middle_name: 'RENAE',
+      official_name_prefix: 'MS.',
+      official_name_suffix: null,
+      official_credential: null,
+      official_title: 'DIRECTOR OF BILLING',
+      official_phone: '3306533968',
+      organization_subpart: 'N',
+    });
+    expect(await entry('1023011178')).toMatchObject({ official_last_name: 'ANDERSON', official_first_name: 'DONALD', official_middle_name: 'WAYNE', official_name_suffix: 'JR.', official_phone: '4255255392' });
+    expect(await entry('1982607933')).toMatchObject({ official_last_name: 'KIM', official_name_prefix: 'DR.', official_credential: 'MD', official_title: 'PRESIDENT', official_phone: '3017241646' });
 
     // The same file again changes nothing.
     expect(await importDirectoryFiles(handle, [file])).toMatchObject({ inserted: 0, updated: 0, unchanged: 12, rejected: 0 });

@@ -24,6 +24,15 @@ export interface EntryRow {
   state: string | null;
   zip: string | null;
   taxonomy: string | null;
+  officialLastName: string | null;
+  officialFirstName: string | null;
+  officialMiddleName: string | null;
+  officialNamePrefix: string | null;
+  officialNameSuffix: string | null;
+  officialCredential: string | null;
+  officialTitle: string | null;
+  officialPhone: string | null;
+  organizationSubpart: string | null;
   nameNorm: string | null;
   lastNorm: string | null;
   firstNorm: string | null;
@@ -73,6 +82,19 @@ const npidataColumns = {
   taxonomySwitch1: 'Healthcare Provider Primary Taxonomy Switch_1',
 } as const;
 
+// Read when the header has them (every NPPES file since 2007 does; a trimmed extract may not).
+const npidataOptionalColumns = {
+  officialLastName: 'Authorized Official Last Name',
+  officialFirstName: 'Authorized Official First Name',
+  officialMiddleName: 'Authorized Official Middle Name',
+  officialNamePrefix: 'Authorized Official Name Prefix Text',
+  officialNameSuffix: 'Authorized Official Name Suffix Text',
+  officialCredential: 'Authorized Official Credential Text',
+  officialTitle: 'Authorized Official Title or Position',
+  officialPhone: 'Authorized Official Telephone Number',
+  organizationSubpart: 'Is Organization Subpart',
+} as const;
+
 const endpointColumns = {
   npi: 'NPI',
   type: 'Endpoint Type',
@@ -86,6 +108,8 @@ export interface NpidataLayout {
   kind: 'npidata';
   width: number;
   at: Indexes<typeof npidataColumns>;
+  /** -1 where the header lacks the column. */
+  optional: Indexes<typeof npidataOptionalColumns>;
   taxonomies: { code: number; primary: number }[];
 }
 
@@ -119,7 +143,9 @@ export function recognize(header: readonly string[]): Layout | null {
       if (code < 0 || primary < 0) break;
       taxonomies.push({ code, primary });
     }
-    return { kind: 'npidata', width: header.length, at: npidata, taxonomies };
+    const position = new Map(header.map((name, i) => [name.trim(), i]));
+    const optional = Object.fromEntries(Object.entries(npidataOptionalColumns).map(([key, name]) => [key, position.get(name) ?? -1]));
+    return { kind: 'npidata', width: header.length, at: npidata, optional: optional as NpidataLayout['optional'], taxonomies };
   }
   const endpoint = indexes(header, endpointColumns);
   return endpoint ? { kind: 'endpoint', width: header.length, at: endpoint } : null;
@@ -200,6 +226,7 @@ export function mapNpidataRow(record: string[], line: number, layout: NpidataLay
     state: clean(record[at[`${pick}State`]]),
     zip: zipOf(record[at[`${pick}Zip`]]),
     taxonomy: primaryTaxonomy(record, layout),
+    ...officialOf(record, layout, entityType),
     nameNorm: nameKey({ entityType, lastName, firstName, middleName, organizationName }),
     lastNorm: normalizeOrNull(lastName),
     firstNorm: normalizeOrNull(firstName),
@@ -227,11 +254,43 @@ function noData(line: number, npi: string, active: boolean): EntryRow {
     state: null,
     zip: null,
     taxonomy: null,
+    ...noOfficial,
     nameNorm: null,
     lastNorm: null,
     firstNorm: null,
     orgNorm: null,
     cityNorm: null,
+  };
+}
+
+type Official = Pick<EntryRow, keyof typeof npidataOptionalColumns>;
+const noOfficial: Official = {
+  officialLastName: null,
+  officialFirstName: null,
+  officialMiddleName: null,
+  officialNamePrefix: null,
+  officialNameSuffix: null,
+  officialCredential: null,
+  officialTitle: null,
+  officialPhone: null,
+  organizationSubpart: null,
+};
+
+// The authorized official belongs to an organization (NPPES leaves the columns blank for individuals).
+function officialOf(record: string[], { optional }: NpidataLayout, entityType: 1 | 2): Official {
+  if (entityType !== 2) return noOfficial;
+  const read = (at: number) => (at < 0 ? null : clean(record[at]));
+  const subpart = read(optional.organizationSubpart)?.toUpperCase() ?? null;
+  return {
+    officialLastName: read(optional.officialLastName),
+    officialFirstName: read(optional.officialFirstName),
+    officialMiddleName: read(optional.officialMiddleName),
+    officialNamePrefix: read(optional.officialNamePrefix),
+    officialNameSuffix: read(optional.officialNameSuffix),
+    officialCredential: read(optional.officialCredential),
+    officialTitle: read(optional.officialTitle),
+    officialPhone: optional.officialPhone < 0 ? null : digits(record[optional.officialPhone]),
+    organizationSubpart: subpart === 'Y' || subpart === 'N' ? subpart : null,
   };
 }
 

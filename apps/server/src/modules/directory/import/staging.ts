@@ -17,6 +17,15 @@ const DATA = [
   'state',
   'zip',
   'taxonomy',
+  'official_last_name',
+  'official_first_name',
+  'official_middle_name',
+  'official_name_prefix',
+  'official_name_suffix',
+  'official_credential',
+  'official_title',
+  'official_phone',
+  'organization_subpart',
   'name_norm',
   'last_norm',
   'first_norm',
@@ -122,7 +131,10 @@ export function entryStageCsv(rows: readonly EntryRow[]): string {
   for (const r of rows) {
     csv += `${r.line},${r.npi},${field(r.entityType)},${r.active},${field(r.lastName)},${field(r.firstName)},${field(r.middleName)},`;
     csv += `${field(r.organizationName)},${field(r.clinicName)},${field(r.phonePrimary)},${field(r.fax)},${field(r.addressLine1)},`;
-    csv += `${field(r.city)},${field(r.state)},${field(r.zip)},${field(r.taxonomy)},${field(r.nameNorm)},${field(r.lastNorm)},`;
+    csv += `${field(r.city)},${field(r.state)},${field(r.zip)},${field(r.taxonomy)},`;
+    csv += `${field(r.officialLastName)},${field(r.officialFirstName)},${field(r.officialMiddleName)},${field(r.officialNamePrefix)},`;
+    csv += `${field(r.officialNameSuffix)},${field(r.officialCredential)},${field(r.officialTitle)},${field(r.officialPhone)},`;
+    csv += `${field(r.organizationSubpart)},${field(r.nameNorm)},${field(r.lastNorm)},`;
     csv += `${field(r.firstNorm)},${field(r.orgNorm)},${field(r.cityNorm)}\n`;
   }
   return csv;
