@@ -79,9 +79,10 @@ export function RegistrationForm({ urlCode, invitation, onRegistered }: Registra
           <TextInput label="First name" required autoComplete="given-name" maxLength={100} {...form.getInputProps('firstName')} />
           <TextInput label="Last name" required autoComplete="family-name" maxLength={100} {...form.getInputProps('lastName')} />
         </Group>
-        {/* end-user §5 "Username": the email is the user name, checked with the server as it is typed. */}
+        {/* end-user §5 "Username": the email is the user name, checked with the server as it is typed; the label says
+            so, since the field's messages (the spec's username texts) call it the username. */}
         <UserNameInput
-          label="Email"
+          label="Email (your username)"
           autoComplete="email"
           check={checkRegistrationUserName}
           queryKey={registrationKeys.userName}

@@ -4,7 +4,7 @@ import { releaseMessages, type Message } from '@clinicrelay/contracts/messages.t
 import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import type { SendAction } from './api.ts';
 import type { ComposeValues } from './release-compose-form.ts';
-import { checkTypedDate } from './release-text.ts';
+import { checkTypedDate } from '../../components/typed-date-input.tsx';
 
 // The send rules of end-user §5 ("Release send", "Patient and document rules on save"), checked in the
 // browser before Review and Send opens, all at once, as the server checks them again at send.
