@@ -152,13 +152,14 @@ function UserFields({ form, user, jobFunctions }: { form: UseFormReturnType<Admi
       {creating && !system && (
         <OrganizationTypeahead value={form.values.organizationId} onChange={(id) => form.setFieldValue('organizationId', id)} error={form.errors.organizationId} />
       )}
-      {(creating || system) && <Select label="Role" required data={[...roles]} {...form.getInputProps('roleName')} />}
+      {(creating || system) && <Select label="Role" required allowDeselect={false} data={[...roles]} {...form.getInputProps('roleName')} />}
       {!creating && !system && <ReadOnlyField label="Role" value={user.roleName ?? ''} />}
       {creating && !system && (
         <>
           <Select
             label="Primary job function"
             required
+            allowDeselect={false}
             data={jobFunctions.map((j) => ({ value: String(j.id), label: j.name }))}
             value={form.values.jobFunctionId === null ? null : String(form.values.jobFunctionId)}
             onChange={(value) => form.setFieldValue('jobFunctionId', value ? Number(value) : null)}
