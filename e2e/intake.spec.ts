@@ -230,6 +230,18 @@ test('Lakeside extracts the patient from a received referral, corrects and saves
   await expectFits(page, 'The Intake list');
   await screenshot(page, 'intake-list');
   await shot1280(page, 'intake-list-1280');
+  // At 1024 px the date and fax pages make room: the subject, names and status stay whole on screen.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expect.poll(() => pageOverflow(page), { message: 'The Intake list at 1024 px scrolls sideways' }).toBeLessThanOrEqual(0);
+  for (const column of [/^Subject/, /^Patient/, /^Status/]) {
+    const box = await page.getByRole('columnheader', { name: column }).boundingBox();
+    expect(box !== null && box.x + box.width <= 1024, String(column)).toBe(true);
+  }
+  expect(await page.getByRole('columnheader', { name: 'Fax pages' }).isVisible()).toBe(false);
+  // The subject shows far more than a stub (it was cut to about 8 characters).
+  expect(await link.evaluate((a) => (a as unknown as { clientWidth: number }).clientWidth)).toBeGreaterThan(150);
+  await page.screenshot({ path: path.join(RESULTS_DIR, 'screens', 'intake-list-1024.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expectNoAxeViolations(page, 'Intake list');
 
   await link.click();
