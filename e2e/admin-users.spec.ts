@@ -75,6 +75,8 @@ test('Add User shows every error at once, from the form and from the server, and
   await expectHeading(page, 'Users');
   await page.getByRole('button', { name: 'Add User' }).click();
   const add = page.getByRole('dialog', { name: 'Add User' });
+  // Once the modal has settled (its first field takes the focus), Save on the empty form.
+  await add.getByRole('textbox', { name: 'User name (email)' }).click();
   await add.getByRole('button', { name: 'Save' }).click();
   for (const message of ['User name is required.', 'First name is required.', 'Last name is required.', 'Role is required.', 'Primary job function is required.', 'Password is required.']) {
     await add.getByText(message, { exact: true }).waitFor();

@@ -142,7 +142,9 @@ function UserFields({ form, user, jobFunctions }: { form: UseFormReturnType<Admi
         onBlur={(event: React.FocusEvent<HTMLInputElement>) => {
           // §5: the email is filled from the user name when it is empty.
           if (!form.values.email.trim()) form.setFieldValue('email', event.currentTarget.value.trim());
-          form.validateField('userName');
+          // Not when the focus goes to Save: the message would push Save down under the pointer, the click would miss
+          // it and only this one error would show (issue 26); Save checks every field.
+          if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') !== 'submit') form.validateField('userName');
         }}
       />
       <SimpleGrid cols={2}>
