@@ -273,6 +273,11 @@ test('Lakeside extracts the patient from a received referral, corrects and saves
   await field('Birth date').press('Tab');
   expect(await field('Birth date').inputValue()).toBe('04/12/1958');
   await patient.getByText('Unsaved changes').waitFor();
+  // A telephone of two digits is refused at its field, before anything is saved; a real one is kept.
+  await field('Telephone').fill('12');
+  await patient.getByRole('button', { name: 'Save patient' }).click();
+  await patient.getByText('"Patient Telephone" is invalid. Enter 10 digits, as (999) 999-9999.').waitFor();
+  await field('Telephone').fill('(503) 555-0143');
   await screenshot(page, 'intake-message-patient-edited');
   await Promise.all([saved(page, 'PUT', /\/patient$/), patient.getByRole('button', { name: 'Save patient' }).click()]);
   await page.getByText('Patient details saved.').waitFor();
@@ -286,6 +291,7 @@ test('Lakeside extracts the patient from a received referral, corrects and saves
   expect(await field('Middle name').inputValue()).toBe('E');
   expect(await field('Birth date').inputValue()).toBe('04/12/1958');
   expect(await field('City').inputValue()).toBe('Portland');
+  expect(await field('Telephone').inputValue()).toBe('(503) 555-0143');
   expect(await patient.getByRole('combobox', { name: 'Gender' }).inputValue()).toBe('Female');
   await expectNoAxeViolations(page, 'Intake message');
 });
