@@ -100,4 +100,13 @@ test('Add User shows every error at once, from the form and from the server, and
   await add.getByText('This user name already exists, please enter a different one.').waitFor();
   await add.getByText('Password must not contain your user name.', { exact: true }).waitFor();
   await screenshot(page, 'admin-user-add-errors');
+
+  // Corrected, the save says what happened.
+  const userName = `laura.${Date.now().toString(36)}@lakeside.example.org`;
+  await add.getByRole('textbox', { name: 'User name (email)' }).fill(userName);
+  await add.getByLabel(/^Password/).fill('Kestrel-harbor-42');
+  await add.getByLabel('Confirm password').fill('Kestrel-harbor-42');
+  await add.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('The user was saved successfully.').waitFor();
+  await add.waitFor({ state: 'hidden' });
 });
