@@ -67,3 +67,40 @@ test('a system administrator adds a reporting user, finds, edits, disables and e
   await page.getByText('The user was enabled successfully.').waitFor();
   await row.getByRole('cell', { name: 'Yes', exact: true }).waitFor();
 });
+
+test('Add User shows every error at once, from the form and from the server, and picking the chosen job function again keeps it', { timeout: 60_000 }, async ({ page }) => {
+  await openSignIn(page);
+  await signIn(page, 'sysadmin@example.org');
+  await page.goto('/admin/users');
+  await expectHeading(page, 'Users');
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const add = page.getByRole('dialog', { name: 'Add User' });
+  // Once the modal has settled (its first field takes the focus), Save on the empty form.
+  await add.getByRole('textbox', { name: 'User name (email)' }).click();
+  await add.getByRole('button', { name: 'Save' }).click();
+  for (const message of ['User name is required.', 'First name is required.', 'Last name is required.', 'Role is required.', 'Primary job function is required.', 'Password is required.']) {
+    await add.getByText(message, { exact: true }).waitFor();
+  }
+
+  // A taken user name and a password that contains it: the server names both in one answer.
+  await add.getByRole('textbox', { name: 'User name (email)' }).fill('admin@lakeside.example.org');
+  // A name of its own: other journeys find Lakeside's users by name.
+  await add.getByRole('textbox', { name: 'First name' }).fill('Quinn');
+  await add.getByRole('textbox', { name: 'Last name' }).fill('Quarry');
+  await add.getByRole('combobox', { name: 'Organization' }).fill('Lakeside');
+  await page.getByRole('option', { name: 'Lakeside Family Medicine' }).click();
+  await choose(page, 'Role', 'User');
+  await choose(page, 'Primary job function', 'Practice Manager');
+  const job = add.getByRole('combobox', { name: 'Primary job function', exact: true });
+  await job.click();
+  await page.getByRole('option', { name: 'Practice Manager', exact: true }).click();
+  expect(await job.inputValue()).toBe('Practice Manager');
+  await add.getByLabel(/^Password/).fill('Admin-kestrel-harbor-42');
+  await add.getByLabel('Confirm password').fill('Admin-kestrel-harbor-42');
+  await add.getByRole('button', { name: 'Save' }).click();
+  await add.getByText('This user name already exists, please enter a different one.').waitFor();
+  await add.getByText('Password must not contain your user name.', { exact: true }).waitFor();
+  await screenshot(page, 'admin-user-add-errors');
+  // Nothing was created: the journeys that follow count Lakeside's users.
+  await add.getByRole('button', { name: 'Cancel' }).click();
+});

@@ -230,6 +230,18 @@ test('Lakeside extracts the patient from a received referral, corrects and saves
   await expectFits(page, 'The Intake list');
   await screenshot(page, 'intake-list');
   await shot1280(page, 'intake-list-1280');
+  // At 1024 px the date and fax pages make room: the subject, names and status stay whole on screen.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expect.poll(() => pageOverflow(page), { message: 'The Intake list at 1024 px scrolls sideways' }).toBeLessThanOrEqual(0);
+  for (const column of [/^Subject/, /^Patient/, /^Status/]) {
+    const box = await page.getByRole('columnheader', { name: column }).boundingBox();
+    expect(box !== null && box.x + box.width <= 1024, String(column)).toBe(true);
+  }
+  expect(await page.getByRole('columnheader', { name: 'Fax pages' }).isVisible()).toBe(false);
+  // The subject shows far more than a stub (it was cut to about 8 characters).
+  expect(await link.evaluate((a) => (a as unknown as { clientWidth: number }).clientWidth)).toBeGreaterThan(150);
+  await page.screenshot({ path: path.join(RESULTS_DIR, 'screens', 'intake-list-1024.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expectNoAxeViolations(page, 'Intake list');
 
   await link.click();
@@ -261,6 +273,11 @@ test('Lakeside extracts the patient from a received referral, corrects and saves
   await field('Birth date').press('Tab');
   expect(await field('Birth date').inputValue()).toBe('04/12/1958');
   await patient.getByText('Unsaved changes').waitFor();
+  // A telephone of two digits is refused at its field, before anything is saved; a real one is kept.
+  await field('Telephone').fill('12');
+  await patient.getByRole('button', { name: 'Save patient' }).click();
+  await patient.getByText('"Patient Telephone" is invalid. Enter 10 digits, as (999) 999-9999.').waitFor();
+  await field('Telephone').fill('(503) 555-0143');
   await screenshot(page, 'intake-message-patient-edited');
   await Promise.all([saved(page, 'PUT', /\/patient$/), patient.getByRole('button', { name: 'Save patient' }).click()]);
   await page.getByText('Patient details saved.').waitFor();
@@ -274,6 +291,7 @@ test('Lakeside extracts the patient from a received referral, corrects and saves
   expect(await field('Middle name').inputValue()).toBe('E');
   expect(await field('Birth date').inputValue()).toBe('04/12/1958');
   expect(await field('City').inputValue()).toBe('Portland');
+  expect(await field('Telephone').inputValue()).toBe('(503) 555-0143');
   expect(await patient.getByRole('combobox', { name: 'Gender' }).inputValue()).toBe('Female');
   await expectNoAxeViolations(page, 'Intake message');
 });

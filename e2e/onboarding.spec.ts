@@ -57,6 +57,18 @@ test('Hillcrest onboards: terms, identity proofing with the sandbox, the activat
 
   const form = page.getByRole('dialog', { name: 'Submit identity' });
   await form.waitFor();
+  // The names are the signed-in administrator's; the birth date is typed like every date of the app.
+  await expect.poll(() => form.getByRole('textbox', { name: 'First Name' }).inputValue()).toBe('Hannah');
+  expect(await form.getByRole('textbox', { name: 'Last Name' }).inputValue()).toBe('Hill');
+  const birth = form.getByRole('textbox', { name: 'Date of Birth' });
+  expect(await birth.getAttribute('placeholder')).toBe('MM/DD/YYYY');
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await form.getByText('Date of Birth is required.').waitFor();
+  await birth.fill('02/30/1990');
+  await birth.blur();
+  await form.getByText('Please enter a valid Date of Birth.').waitFor();
+  expect(await form.getByText('Date of Birth is required.').count()).toBe(0);
+  await form.getByRole('textbox', { name: 'First Name' }).fill('');
   await form.getByRole('button', { name: 'Submit' }).click();
   await form.getByText('First Name is required.').waitFor();
   await screenshot(page, 'onboarding-identity-messages');

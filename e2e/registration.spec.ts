@@ -163,3 +163,14 @@ test('a reseller’s registration link shows its branding', async ({ page, baseU
   await screenshot(page, 'registration-verify-resend');
   await expectNoAxeViolations(page, 'registration-verify-resend');
 });
+
+test('a new clinic finds registration from the sign-in page, and the email field says it is the username its messages name', async ({ page }) => {
+  await openSignIn(page);
+  await page.getByRole('link', { name: 'Register your organization' }).click();
+  await expectHeading(page, 'Register your organization');
+  const email = page.getByRole('textbox', { name: 'Email (your username)' });
+  await email.fill('not an email');
+  await page.getByText('Username is not valid').waitFor();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expectHeading(page, 'Sign in');
+});

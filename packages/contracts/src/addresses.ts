@@ -18,3 +18,12 @@ export const displayAddress = (value: string | null | undefined): string => {
   const text = (value ?? '').trim();
   return FAX_LIKE.test(text) ? formatFaxNumber(text) : text;
 };
+
+// end-user §5 "Field rules": a telephone is 10 digits with an optional leading country digit 1, written with digits and
+// phone punctuation only ("(503) 555-0143", "503-555-0143", "1 503 555 0143").
+export function isTelephoneNumber(value: string): boolean {
+  const text = value.trim();
+  if (!FAX_LIKE.test(text)) return false;
+  const digits = text.replace(/\D/g, '');
+  return digits.length === 10 || (digits.length === 11 && digits.startsWith('1'));
+}

@@ -44,7 +44,7 @@ export const sendModelStateKeys = {
   subject: 'subject',
   releaseType: 'releaseTypeId',
   patient: 'patient',
-  patientField: (field: 'firstName' | 'lastName' | 'birthDate' | 'gender') => `patient.${field}`,
+  patientField: (field: 'firstName' | 'lastName' | 'birthDate' | 'gender' | 'telephone') => `patient.${field}`,
   attachments: 'attachments',
   attachmentField: (attachmentId: string, field: 'documentType' | 'documentDate' | 'confidentiality') => `attachments.${attachmentId}.${field}`,
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTelephoneNumber } from './addresses.ts';
 import { deliveryStage } from './delivery.ts';
 import { jsonValue, text } from './text.ts';
 
@@ -23,6 +24,8 @@ export const releaseMessages = {
   patientFieldTooLong: 'Patient fields may be at most 35 characters.',
   // Not in the spec: the list's userId filter is not a user id.
   userIdInvalid: 'User is not valid.',
+  // Not worded in the spec: the telephone rule of §5 "Field rules", said as the other patient fields are.
+  patientTelephoneInvalid: '"Patient Telephone" is invalid. Enter 10 digits, as (999) 999-9999.',
   documentTypeRequired: (fileName: string) => `"Document Type" is required for file "${fileName}"`,
   documentDateRequired: (fileName: string) => `"Document Date" is required for file "${fileName}"`,
   documentDateFuture: 'Document Date must be equal or less than today.',
@@ -106,6 +109,16 @@ export const patient = z.object({
   integrationMeta: z.record(text(), text().max(256).nullable()).nullish(),
 });
 export type Patient = z.infer<typeof patient>;
+
+// The body of PUT /api/messages/{id}/patient: a typed telephone must be one (§5 "Field rules"). Only what a user saves
+// is checked: a telephone that came with a received message is shown as it came.
+export const patientSave = patient.extend({
+  telephone: text()
+    .trim()
+    .max(20, releaseMessages.patientTelephoneInvalid)
+    .nullish()
+    .refine((v) => !v || isTelephoneNumber(v), releaseMessages.patientTelephoneInvalid),
+});
 
 export const faxProperties = z.object({
   includeCoverPage: z.boolean(),

@@ -76,7 +76,9 @@ function EntityForm<Values extends FormValues>({
       }
       if (failureMessage) notifyError(failureMessage);
       // A message already shown under its field is not repeated above the form.
-      setServerError(failureMessage || placed.has(message) ? unplaced : [message, ...unplaced]);
+      // (a message listing several problems one a line counts as shown when each line is).
+      const shown = message.split('\n').every((line) => placed.has(line));
+      setServerError(failureMessage || shown ? unplaced : [message, ...unplaced]);
       return;
     }
     if (successMessage) notifySuccess(successMessage);

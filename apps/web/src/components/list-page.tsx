@@ -23,6 +23,8 @@ export interface ListColumn<Row> {
   width?: number | string;
   /** Shown in the header cell instead of the header text and filter (e.g. a select-all box, two filters). */
   headerContent?: ReactNode;
+  /** Hidden below this breakpoint (lg: 1200 px), so the columns that matter keep room on a narrow window. */
+  visibleFrom?: 'sm' | 'md' | 'lg' | 'xl';
 }
 
 export interface ListQueryResult<Row> {
@@ -123,12 +125,13 @@ export function ListPage<Row>({
             <Table.Tr>
               {columns.map((column) =>
                 column.headerContent !== undefined ? (
-                  <Table.Th key={column.key} w={column.width}>
+                  <Table.Th key={column.key} w={column.width} visibleFrom={column.visibleFrom}>
                     {column.headerContent}
                   </Table.Th>
                 ) : column.sortable ? (
                   <SortableHeader
                     key={column.key}
+                    visibleFrom={column.visibleFrom}
                     column={column.key}
                     sortCol={state.sortCol}
                     sortDir={state.sortDir}
@@ -138,7 +141,7 @@ export function ListPage<Row>({
                     {column.header}
                   </SortableHeader>
                 ) : (
-                  <Table.Th key={column.key} w={column.width}>
+                  <Table.Th key={column.key} w={column.width} visibleFrom={column.visibleFrom}>
                     <Group gap={4} wrap="nowrap">
                       {column.header}
                       {filterOf(column)}
@@ -152,7 +155,9 @@ export function ListPage<Row>({
             {items.map((row) => (
               <Table.Tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <Table.Td key={column.key}>{column.render ? column.render(row) : defaultCell(row, column.key)}</Table.Td>
+                  <Table.Td key={column.key} visibleFrom={column.visibleFrom}>
+                    {column.render ? column.render(row) : defaultCell(row, column.key)}
+                  </Table.Td>
                 ))}
               </Table.Tr>
             ))}

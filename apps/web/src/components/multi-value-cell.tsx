@@ -11,7 +11,10 @@ export function MultiValueCell({ values }: MultiValueCellProps) {
   const hidden = values.length - shown.length;
   return (
     <Group gap={4} wrap="wrap">
-      <Text size="sm">{shown.join(', ')}</Text>
+      {/* Long addresses break anywhere rather than widen the table. */}
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {shown.join(', ')}
+      </Text>
       {hidden > 0 && (
         <Popover position="bottom" withArrow shadow="md">
           <Popover.Target>

@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render-with-providers.tsx';
@@ -27,5 +27,21 @@ describe('notify', () => {
     act(() => { vi.advanceTimersByTime(500); });
     expect(screen.queryByText('Invitation has been sent.')).toBeNull();
     expect(screen.queryByText('An error occurred while sending the invitation.')).toBeNull();
+  });
+
+  it('keeps one error toast on screen: the same failure again is not repeated, a new one takes its place', () => {
+    renderWithProviders(<div />);
+    act(() => {
+      for (let i = 0; i < 4; i++) notifyError('The partner was not saved.');
+    });
+    expect(screen.getAllByText('The partner was not saved.')).toHaveLength(1);
+    act(() => {
+      notifyError('The reseller was not saved.');
+      notifySuccess('The certificate was saved successfully.');
+    });
+    expect(screen.getByText('The reseller was not saved.')).toBeTruthy();
+    expect(screen.getByText('The certificate was saved successfully.')).toBeTruthy();
+    // The earlier error leaves (after its exit animation).
+    return waitFor(() => expect(screen.queryByText('The partner was not saved.')).toBeNull());
   });
 });

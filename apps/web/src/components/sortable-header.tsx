@@ -13,15 +13,17 @@ export interface SortableHeaderProps {
   onSort: (column: string, dir: SortDir) => void;
   /** Rendered after the sort button inside the cell, e.g. the column's filter. */
   rightSection?: ReactNode;
+  /** Hidden below this breakpoint (ListColumn.visibleFrom). */
+  visibleFrom?: 'sm' | 'md' | 'lg' | 'xl';
 }
 
 const ariaSort = { asc: 'ascending', desc: 'descending' } as const;
 
-export function SortableHeader({ column, children, sortCol, sortDir, onSort, rightSection }: SortableHeaderProps) {
+export function SortableHeader({ column, children, sortCol, sortDir, onSort, rightSection, visibleFrom }: SortableHeaderProps) {
   const active = sortCol === column;
   const next: SortDir = active && sortDir === 'asc' ? 'desc' : 'asc';
   return (
-    <Table.Th aria-sort={active ? ariaSort[sortDir] : 'none'}>
+    <Table.Th aria-sort={active ? ariaSort[sortDir] : 'none'} visibleFrom={visibleFrom}>
       {/* A real button so keyboard users and role locators can sort. */}
       <UnstyledButton onClick={() => onSort(column, next)} fw={700} fz="sm">
         <Group gap={4} wrap="nowrap">

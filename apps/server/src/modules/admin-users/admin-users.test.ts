@@ -6,6 +6,7 @@ import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { describe, expect, it } from 'vitest';
 import { adminUserMessages as text } from '@clinicrelay/contracts/admin-users.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
+import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { refreshTokens, sessions } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
@@ -111,7 +112,16 @@ describe('admin users (back-office-a §7 Users)', () => {
       confirmPassword: [text.confirmPasswordRequired],
     });
     expect(await fieldsOf(await createBody({ confirmPassword: 'Something-else-1' }))).toEqual({ confirmPassword: [text.passwordsDoNotMatch] });
-    expect(await fieldsOf(await createBody({ password: 'short', confirmPassword: 'short' }))).toEqual({ password: ['Password must be at least 8 characters.'] });
+    expect(await fieldsOf(await createBody({ password: 'short', confirmPassword: 'short' }, { userName: 'x0@example.org' }))).toEqual({ password: ['Password must be at least 8 characters.'] });
+    // Issue 26: every problem the server finds comes back at once, not the first one only.
+    const all = await t.call(ADMIN, 'POST', '/api/admin/users', await createBody({ password: 'Dana.Reed-Kestrel-42', confirmPassword: 'Dana.Reed-Kestrel-42', organizationId: UNKNOWN }, { primaryJobFunction: { id: 9999 } }));
+    expect(all.statusCode).toBe(400);
+    expect(all.json().modelState).toEqual({
+      password: [passwordMessages.containsUserName],
+      userName: [text.userNameTaken],
+      organizationId: [text.chooseFromList],
+      jobFunctionId: [text.jobFunctionRequired],
+    });
     expect(await fieldsOf(await createBody({ organizationId: 'lakeside' }))).toEqual({ organizationId: [text.chooseFromList] });
     expect(await fieldsOf(await createBody({ organizationId: UNKNOWN }, { userName: 'x1@example.org' }))).toEqual({ organizationId: [text.chooseFromList] });
     expect(await fieldsOf(await createBody({}, { userName: 'x2@example.org', primaryJobFunction: { id: 9999 } }))).toEqual({ jobFunctionId: [text.jobFunctionRequired] });

@@ -170,9 +170,16 @@ export async function createUser(deps: AdminUsersDeps, caller: AdminCaller, body
   const now = deps.now();
   const details = body.userDetails;
   const { userName, email } = normalized(details);
-  // The password rules of issue 14 §5 hold for a password an administrator types too.
+  // Every problem at once, so the form marks each field in one round (the password rules of issue 14 §5 hold for a
+  // password an administrator types too); the checks run again in the transaction below.
+  const problems: Record<string, string[]> = {};
   const problem = body.emailCreatePassword ? null : await passwordProblem(body.password!, userName);
-  if (problem) throw field('password', problem);
+  if (problem) problems.password = [problem];
+  if (await q.userNameTaken(deps.db, userName)) problems.userName = [text.userNameTaken];
+  if (!(await q.organizationExists(deps.db, body.organizationId))) problems.organizationId = [text.chooseFromList];
+  if (!(await q.jobFunctionExists(deps.db, details.primaryJobFunction.id))) problems.jobFunctionId = [text.jobFunctionRequired];
+  const texts = Object.values(problems).flat();
+  if (texts.length > 0) throw badRequest(texts.join('\n'), problems);
   const passwordHash = body.emailCreatePassword ? null : await hashPassword(body.password!);
   const id = await deps.db.transaction(async (tx) => {
     if (!(await q.organizationExists(tx, body.organizationId))) throw field('organizationId', text.chooseFromList);

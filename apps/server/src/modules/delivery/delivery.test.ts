@@ -111,7 +111,7 @@ describeWithFixtures('Release send and delivery', () => {
         toAddress: 'not-an-address; a..b@example.org; 12345; (503) 555-0202; 1-503-555-0101',
         fromAddress: RIVERVIEW_DIRECT,
         releaseTypeId,
-        patient: { middleName: 'J' },
+        patient: { middleName: 'J', telephone: '12' },
       });
       const res = await send(id);
       expect(res.statusCode).toBe(400);
@@ -124,6 +124,7 @@ describeWithFixtures('Release send and delivery', () => {
         'patient.lastName': ['"Patient Last Name" is required.'],
         'patient.birthDate': ['"Patient Birth Date" is required.'],
         'patient.gender': ['"Patient Gender" is required.'],
+        'patient.telephone': [releaseMessages.patientTelephoneInvalid],
       });
     });
 

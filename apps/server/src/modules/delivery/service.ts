@@ -10,6 +10,7 @@ import {
   type RecipientNotice,
   type SendResult,
 } from '@clinicrelay/contracts/delivery.ts';
+import { isTelephoneNumber } from '@clinicrelay/contracts/addresses.ts';
 import { intakeMessages } from '@clinicrelay/contracts/intake.ts';
 import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import { isNonPatientOrigin, isValidIsoDate, nonPhiFaxMessages, releaseMessages, splitAddresses } from '@clinicrelay/contracts/messages.ts';
@@ -136,6 +137,8 @@ async function validate(db: DbOrTx, caller: Caller, draft: Draft, kind: SendKind
       if (!patient.birthDate) add(keys.patientField('birthDate'), releaseMessages.patientBirthDateRequired);
       else if (patient.birthDate > today) add(keys.patientField('birthDate'), releaseMessages.patientBirthDateFuture);
       if (!patient.gender) add(keys.patientField('gender'), releaseMessages.patientGenderRequired);
+      // The telephone rule of end-user §5 "Field rules" (as Intake's patient save checks it).
+      if (patient.telephone && !isTelephoneNumber(patient.telephone)) add(keys.patientField('telephone'), releaseMessages.patientTelephoneInvalid);
     }
   }
 

@@ -72,6 +72,20 @@ describe('the patient of a received (Intake) message', () => {
     expect((await savePatient(DEMO.riverviewUser, referral, { firstName: 'Maria', lastName: 'Alvarez', birthDate: today() })).statusCode).toBe(200);
   });
 
+  it('refuses a telephone that is not one ("12", letters, 9 digits) with a clear message, and keeps the typed one it accepts', async () => {
+    for (const telephone of ['12', 'call me', '503-555-014', '2503-555-0143']) {
+      const refused = await savePatient(DEMO.riverviewUser, referral, { firstName: 'Maria', lastName: 'Alvarez', telephone });
+      expect(refused.statusCode, telephone).toBe(400);
+      expect(refused.json().modelState).toEqual({ telephone: [releaseMessages.patientTelephoneInvalid] });
+    }
+    expect((await t.call(DEMO.riverviewUser, 'GET', `/api/messages/${referral}`)).json().patient.telephone).not.toBe('12');
+    for (const telephone of ['(503) 555-0143', '1-503-555-0143', '5035550143']) {
+      const saved = await savePatient(DEMO.riverviewUser, referral, { firstName: 'Maria', lastName: 'Alvarez', telephone });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().patient.telephone).toBe(telephone);
+    }
+  });
+
   it('answers 404 to another organization and to a Riverview user who cannot see the message; Riverview’s administrator may', async () => {
     for (const user of [DEMO.lakesideUser, DEMO.lakesideAdmin]) {
       const res = await savePatient(user, referral, { firstName: 'Mallory', lastName: 'Intruder' });

@@ -11,7 +11,7 @@ import {
   message,
   messageList,
   messageListQuery,
-  patient,
+  patientSave,
   releaseType,
 } from '@clinicrelay/contracts/messages.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
@@ -67,7 +67,7 @@ export function messagesRoutes(app: App, deps: service.MessagesDeps) {
     method: 'PUT',
     url: '/api/messages/:id/patient',
     config,
-    schema: { tags, params: idParams, body: patient, response: { 200: message } },
+    schema: { tags, params: idParams, body: patientSave, response: { 200: message } },
     handler: (request) => service.savePatient(deps, caller(request), request.params.id, request.body),
   });
   app.route({

@@ -181,6 +181,8 @@ export function DetailsFields({ form, choices, specialties, organization }: Deta
         <Select
           label="HISP"
           required
+          // Picking the chosen (default) HISP again keeps it instead of emptying a required field.
+          allowDeselect={false}
           data={idOptions(choices.hisps)}
           value={form.values.hispProviderId === null ? null : String(form.values.hispProviderId)}
           onChange={(v) => form.setFieldValue('hispProviderId', v ? Number(v) : null)}

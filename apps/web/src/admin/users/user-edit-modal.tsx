@@ -142,7 +142,9 @@ function UserFields({ form, user, jobFunctions }: { form: UseFormReturnType<Admi
         onBlur={(event: React.FocusEvent<HTMLInputElement>) => {
           // §5: the email is filled from the user name when it is empty.
           if (!form.values.email.trim()) form.setFieldValue('email', event.currentTarget.value.trim());
-          form.validateField('userName');
+          // Not when the focus goes to Save: the message would push Save down under the pointer, the click would miss
+          // it and only this one error would show (issue 26); Save checks every field.
+          if ((event.relatedTarget as HTMLElement | null)?.getAttribute('type') !== 'submit') form.validateField('userName');
         }}
       />
       <SimpleGrid cols={2}>
@@ -152,13 +154,14 @@ function UserFields({ form, user, jobFunctions }: { form: UseFormReturnType<Admi
       {creating && !system && (
         <OrganizationTypeahead value={form.values.organizationId} onChange={(id) => form.setFieldValue('organizationId', id)} error={form.errors.organizationId} />
       )}
-      {(creating || system) && <Select label="Role" required data={[...roles]} {...form.getInputProps('roleName')} />}
+      {(creating || system) && <Select label="Role" required allowDeselect={false} data={[...roles]} {...form.getInputProps('roleName')} />}
       {!creating && !system && <ReadOnlyField label="Role" value={user.roleName ?? ''} />}
       {creating && !system && (
         <>
           <Select
             label="Primary job function"
             required
+            allowDeselect={false}
             data={jobFunctions.map((j) => ({ value: String(j.id), label: j.name }))}
             value={form.values.jobFunctionId === null ? null : String(form.values.jobFunctionId)}
             onChange={(value) => form.setFieldValue('jobFunctionId', value ? Number(value) : null)}

@@ -71,7 +71,7 @@ const created = {
 let uninstall: (() => void) | undefined;
 afterEach(() => uninstall?.());
 
-function start() {
+function start(more: Record<string, (body: unknown) => Response> = {}) {
   signIn();
   const page = () => json(200, { users, totalUsersCount: 3 });
   const api = stubApi({
@@ -84,6 +84,7 @@ function start() {
       'GET /api/organizations/?search=La&pageSize=10': () => json(200, { items: [{ id: LAKESIDE, name: 'Lakeside Family Medicine' }], totalCount: 1 }),
       'POST /api/admin/users/': () => json(200, created),
       [`PUT /api/admin/sysadmin/${SYS_ID}`]: () => json(200, { message: text.disabled }),
+      ...more,
     },
   });
   uninstall = renderApp('/admin/users').uninstall;
@@ -163,5 +164,32 @@ describe('Users', { timeout: 30_000 }, () => {
       }),
     );
     expect(await screen.findByText(text.saved)).toBeTruthy();
+  });
+
+  it('shows every problem the server found at once, each under its field, and picking the chosen job function again keeps it', async () => {
+    const weak = 'The password must not contain the user name.';
+    const problems = { password: [weak], userName: [text.userNameTaken], jobFunctionId: [text.jobFunctionRequired] };
+    start({ 'POST /api/admin/users/': () => json(400, { message: Object.values(problems).flat().join('\n'), modelState: problems }) });
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'User name (email)' }), 'dana@lakeside.example.org');
+    await user.type(within(dialog).getByRole('textbox', { name: 'First name' }), 'Dana');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Last name' }), 'Reed');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Organization' }), 'La');
+    await user.click(await screen.findByRole('option', { name: 'Lakeside Family Medicine' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
+    await user.click(await screen.findByRole('option', { name: 'User' }));
+    const job = within(dialog).getByRole<HTMLInputElement>('combobox', { name: 'Primary job function' });
+    await user.click(job);
+    await user.click(await screen.findByRole('option', { name: 'Physician' }));
+    await user.click(job);
+    await user.click(await screen.findByRole('option', { name: 'Physician' }));
+    expect(job.value).toBe('Physician');
+    await user.type(within(dialog).getByLabelText(/^Password/), 'Dana-harbor-42');
+    await user.type(within(dialog).getByLabelText(/^Confirm password/), 'Dana-harbor-42');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    for (const message of Object.values(problems).flat()) expect((await within(dialog).findAllByText(message)).length).toBe(1);
+    expect(within(dialog).queryByRole('alert')).toBeNull();
   });
 });

@@ -42,6 +42,14 @@ describe('sign-in page', () => {
     ).toBeTruthy();
   });
 
+  it('links a new clinic to registration', async () => {
+    stubApi();
+    start();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('link', { name: 'Register your organization' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Register your organization' })).toBeTruthy();
+  });
+
   it('shows the server’s message when sign-in fails', async () => {
     stubApi({ handlers: { 'POST /api/account/login': () => json(401, { message: 'Invalid user name or password.' }) } });
     start();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -124,6 +124,13 @@ export function LoginPage() {
           <Anchor component={Link} to="/account/forgot-password" size="sm" ta="center">
             Forgot your password?
           </Anchor>
+          {/* A new clinic finds self sign-up here (features/registration), as the registration page links back. */}
+          <Text size="sm" ta="center">
+            No account yet?{' '}
+            <Anchor component={Link} to="/account/register">
+              Register your organization
+            </Anchor>
+          </Text>
         </Stack>
       </form>
     </PublicPage>

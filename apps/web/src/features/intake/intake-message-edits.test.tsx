@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Message, Patient } from '@clinicrelay/contracts/messages.ts';
+import { releaseMessages, type Message, type Patient } from '@clinicrelay/contracts/messages.ts';
 import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
 import { demoProfile, json, renderApp, signIn, stubApi, type ApiStubOptions } from '../../app/app-test-harness.tsx';
 import { ATTACHMENT_ID, FakeWebSocket, intakeMessage, MESSAGE_ID, organizationSettings } from './intake-test-fixtures.ts';
@@ -115,11 +115,12 @@ describe('Intake patient: edit and save (PUT /api/messages/{id}/patient)', { tim
       },
     });
     await settingsLoaded();
-    type('Telephone', '12');
+    // A number the form accepts, which this server still refuses.
+    type('Telephone', '5035550143');
     savePatient();
     expect(await screen.findByText('Telephone is not valid.')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Patient' })).getByRole('alert').textContent).toBe('The patient details were not saved. Patient is locked by an export.');
-    expect(field('Telephone').value).toBe('12');
+    expect(field('Telephone').value).toBe('5035550143');
     expect(field('Telephone').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('status').textContent).toBe('Unsaved changes');
   });
@@ -159,6 +160,23 @@ describe('Intake patient: edit and save (PUT /api/messages/{id}/patient)', { tim
     await user.click(gender);
     await user.click(await screen.findByRole('option', { name: 'Female' }));
     expect(gender.value).toBe('Female');
+  });
+});
+
+describe('Patient telephone (end-user §5 "Field rules": 10 digits, an optional leading 1)', { timeout: 30_000 }, () => {
+  it('refuses "12" at the field without calling the server, and saves a real number', async () => {
+    const { calls } = await view({ message: { patient: { patientIds: [], firstName: 'Maria', lastName: 'Alvarez' } }, handlers: { [`PUT ${base}/patient`]: echoPatient } });
+    await settingsLoaded();
+    type('Telephone', '12');
+    savePatient();
+    expect(await screen.findByText(releaseMessages.patientTelephoneInvalid)).toBeTruthy();
+    expect(patientSaves(calls)).toHaveLength(0);
+
+    type('Telephone', '(503) 555-0143');
+    expect(screen.queryByText(releaseMessages.patientTelephoneInvalid)).toBeNull();
+    savePatient();
+    await screen.findByText('Patient details saved.');
+    expect(patientSaves(calls)[0]!.body).toMatchObject({ telephone: '(503) 555-0143' });
   });
 });
 

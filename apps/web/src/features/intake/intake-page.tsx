@@ -99,7 +99,8 @@ export function IntakePage() {
     />
   );
 
-  // Fixed widths for the short columns; subject, From/To and patient share the rest and cut their text.
+  // Fixed widths for the short columns; subject, From/To and patient share the rest and cut their text. Below 1200 px
+  // the date and the fax page count give their room to the subject and the names (the sort still uses the date).
   const columns: ListColumn<Row>[] = [
     {
       key: 'select',
@@ -121,6 +122,7 @@ export function IntakePage() {
       key: 'date',
       header: 'Date',
       width: 104,
+      visibleFrom: 'lg',
       render: (row) => <DateCell value={state.sortCol === 'updatedDate' ? row.updatedDate : (row.systemReceivedDate ?? row.messageDate)} />,
     },
     {
@@ -164,11 +166,12 @@ export function IntakePage() {
       ),
       render: (row) => <AddressesCell row={row} />,
     },
-    { key: 'patientName', header: 'Patient', width: '11%', filter: { kind: 'text' }, render: (row) => <TruncatedText text={row.patientName ?? ''} size="sm" /> },
+    { key: 'patientName', header: 'Patient', width: 140, filter: { kind: 'text' }, render: (row) => <TruncatedText text={row.patientName ?? ''} size="sm" /> },
     { key: 'status', header: 'Status', width: 136, render: (row) => <StatusCell row={row} /> },
     {
       key: 'faxPageCount',
       header: 'Fax pages',
+      visibleFrom: 'lg',
       // "pages" in the bold header needs 40 px besides the cell padding: narrower, it overflowed the table by a pixel.
       width: 64,
       render: (row) => (row.faxPageCount === null ? '' : <Text size="sm">{row.faxPageCount}</Text>),

@@ -1,3 +1,4 @@
+import { isTelephoneNumber } from '@clinicrelay/contracts/addresses.ts';
 import { formatIsoDate, parseTypedDate, todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { releaseMessages, type Patient } from '@clinicrelay/contracts/messages.ts';
 import type { OrganizationSettings } from '@clinicrelay/contracts/organization-settings.ts';
@@ -64,6 +65,8 @@ export function validatePatient(draft: PatientDraft, options: { namesRequired: b
   if (birth.error) errors.birthDate = birth.error;
   const visit = checkTypedDate(draft.visitDate, visitDateTexts, options.today);
   if (visit.error) errors.visitDate = visit.error;
+  // The server's rule (contracts patientSave), so "12" is refused before the save.
+  if (draft.telephone.trim() && !isTelephoneNumber(draft.telephone)) errors.telephone = releaseMessages.patientTelephoneInvalid;
   return errors;
 }
 

@@ -1,8 +1,12 @@
 import { Alert, Button, Checkbox, Fieldset, Grid, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { useForm, type FormErrors, type UseFormReturnType } from '@mantine/form';
+import { parseTypedDate } from '@clinicrelay/contracts/dates.ts';
 import { directoryStates } from '@clinicrelay/contracts/directory.ts';
-import { identityRequest, type IdentityProofingResult, type IdentityRequest } from '@clinicrelay/contracts/identity-proofing.ts';
+import { identityMessages, identityRequest, type IdentityProofingResult, type IdentityRequest } from '@clinicrelay/contracts/identity-proofing.ts';
+import { useCurrentUser } from '../../api/two-factor.ts';
 import { errorDetails } from '../../components/error-details.ts';
+import { TypedDateInput } from '../../components/typed-date-input.tsx';
 import { useSubmitIdentity } from './api.ts';
 import { OnboardingModal, SandboxNote } from './onboarding-modal.tsx';
 import { onboardingTexts as texts } from './onboarding-texts.ts';
@@ -43,10 +47,12 @@ export function formatPhone(value: string): string {
   return `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
 }
 
+// The birth date is typed as every date of the app (MM/DD/YYYY and the other end-user §5 formats); one that is no
+// date (02/30/1990) goes as typed, so the schema answers that it is not valid rather than that it is missing.
 export const toIdentityRequest = (values: IdentityFormValues): IdentityRequest => ({
   firstName: values.firstName,
   lastName: values.lastName,
-  dateOfBirth: values.dateOfBirth,
+  dateOfBirth: parseTypedDate(values.dateOfBirth) ?? values.dateOfBirth,
   ssn: values.ssn || null,
   phoneNumber: values.phoneNumber || null,
   currentAddress: values.currentAddress,
@@ -89,6 +95,18 @@ function AddressFields({ form, prefix }: { form: UseFormReturnType<IdentityFormV
   );
 }
 
+// The signed-in administrator is usually the person proofed: their names fill the empty name fields once loaded.
+function useNamePrefill(form: UseFormReturnType<IdentityFormValues, IdentityFormValues, typeof validate>) {
+  const user = useCurrentUser();
+  const prefilled = useRef(false);
+  useEffect(() => {
+    if (!user.data || prefilled.current) return;
+    prefilled.current = true;
+    const current = form.getValues();
+    form.setValues({ firstName: current.firstName || user.data.firstName, lastName: current.lastName || user.data.lastName });
+  }, [user.data, form]);
+}
+
 /** Submit identity (end-user §5 "Identity form"): the identity goes to the provider, which answers a quiz or a decision. */
 export function IdentityDialog({ provider, onResult, onClose }: { provider: string | undefined; onResult: (result: IdentityProofingResult) => void; onClose: () => void }) {
   const submitIdentity = useSubmitIdentity();
@@ -96,6 +114,7 @@ export function IdentityDialog({ provider, onResult, onClose }: { provider: stri
     initialValues: { firstName: '', lastName: '', dateOfBirth: '', ssn: '', phoneNumber: '', currentAddress: emptyAddress(), hasFormerAddress: false, formerAddress: emptyAddress() },
     validate,
   });
+  useNamePrefill(form);
 
   const submit = form.onSubmit((values) =>
     submitIdentity.mutate(toIdentityRequest(values), {
@@ -121,7 +140,16 @@ export function IdentityDialog({ provider, onResult, onClose }: { provider: stri
               <TextInput label="Last Name" required maxLength={255} autoComplete="family-name" {...form.getInputProps('lastName')} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 4 }}>
-              <TextInput label="Date of Birth" type="date" required autoComplete="bday" {...form.getInputProps('dateOfBirth')} />
+              <TypedDateInput
+                label="Date of Birth"
+                required
+                autoComplete="bday"
+                {...form.getInputProps('dateOfBirth')}
+                value={form.values.dateOfBirth}
+                onChange={(value) => form.setFieldValue('dateOfBirth', value)}
+                texts={{ invalid: identityMessages.dateOfBirthInvalid, future: identityMessages.dateOfBirthInvalid }}
+                onChecked={(error) => form.setFieldError('dateOfBirth', error)}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 4 }}>
               <TextInput

@@ -153,6 +153,43 @@ describe('the onboarding sequence (end-user §4 "Onboarding")', () => {
     // Typing a whole identity through user-event takes a while on a busy machine.
   }, 45_000);
 
+  it("fills the names from the signed-in administrator's profile, and a birth date typed as every date is; 02/30/1990 is not a valid date", async () => {
+    const hannah = { id: 'u-hannah', userName: 'hannah@hillcrest.example.org', firstName: 'Hannah', lastName: 'Hill', email: 'hannah@hillcrest.example.org', phoneNumber: null, twoFactorEnabled: false, tokenAuthEnabled: false, organizationId: 'org-hillcrest', roles: ['Administrator'] };
+    const { calls } = stubApi({
+      profile: { ...hillcrest, orgIsAcceptedEULA: true },
+      handlers: { 'GET /api/identityproofing': () => json(200, status), 'GET /api/users/current': () => json(200, hannah), 'POST /api/identityproofing/identity': () => json(200, quiz) },
+    });
+    start('/account/dashboard');
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByRole('dialog', { name: 'Welcome' }, WAIT)).getByRole('button', { name: 'Get started' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Identity verification' })).getByRole('button', { name: 'Continue' }));
+    const form = await screen.findByRole('dialog', { name: 'Submit identity' });
+    await waitFor(() => expect(within(form).getByRole<HTMLInputElement>('textbox', { name: /First Name/ }).value).toBe('Hannah'));
+    expect(within(form).getByRole<HTMLInputElement>('textbox', { name: /Last Name/ }).value).toBe('Hill');
+
+    // A text field with the app's MM/DD/YYYY placeholder, not the browser's date picker.
+    const birth = within(form).getByRole<HTMLInputElement>('textbox', { name: /Date of Birth/ });
+    expect(birth.placeholder).toBe('MM/DD/YYYY');
+    await user.type(birth, '02/30/1990');
+    await user.tab();
+    expect(within(form).getByText(identityMessages.dateOfBirthInvalid)).toBeTruthy();
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    expect(within(form).getByText(identityMessages.dateOfBirthInvalid)).toBeTruthy();
+    expect(within(form).queryByText(identityMessages.dateOfBirthRequired)).toBeNull();
+
+    await user.clear(birth);
+    await user.type(birth, '4/12/80');
+    await user.tab();
+    expect(birth.value).toBe('04/12/1980');
+    await user.type(within(form).getByRole('textbox', { name: /^Address/ }), '300 Hillcrest Avenue');
+    await user.type(within(form).getByRole('textbox', { name: /City/ }), 'Eugene');
+    await user.click(within(form).getByRole('combobox', { name: /State/ }));
+    await user.click(await screen.findByRole('option', { name: 'OR - Oregon' }));
+    await user.type(within(form).getByRole('textbox', { name: /Zip/ }), '97401');
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(calls.find((c) => c.key === 'POST /api/identityproofing/identity')?.body).toMatchObject({ firstName: 'Hannah', lastName: 'Hill', dateOfBirth: '1980-04-12' }));
+  }, 30_000);
+
   it('starts from /release in the Release-area order: welcome, verification, then terms', async () => {
     stubApi({ profile: hillcrest, handlers: { 'GET /api/eulas/current': () => json(200, terms), 'GET /api/identityproofing': () => json(200, status) } });
     start('/release');

@@ -80,7 +80,7 @@ export function RegistrationForm({ urlCode, invitation, onRegistered }: Registra
         </Group>
         {/* The email is the user name; not checked with the server while typing, which would tell anyone whether an account exists (issue 26). */}
         <TextInput
-          label="Email"
+          label="Email (your username)"
           required
           inputMode="email"
           autoComplete="email"

@@ -10,7 +10,7 @@ import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { TruncatedText } from '../../components/truncated-text.tsx';
 import { useAttachmentExtensions, useUploadAttachment, type AttachmentMeta } from './api.ts';
 import { formatSize } from './release-text.ts';
-import { TypedDateInput } from './typed-date-input.tsx';
+import { TypedDateInput } from '../../components/typed-date-input.tsx';
 
 const NOTES_MAX = 255;
 // end-user §9: file names show cut to 60 characters in the attach modal (the full name in a tooltip).

@@ -2,7 +2,7 @@ import { Fieldset, Select, SimpleGrid, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { birthDateTexts } from './compose-validation.ts';
 import { composeLimits, type ComposeValues } from './release-compose-form.ts';
-import { TypedDateInput } from './typed-date-input.tsx';
+import { TypedDateInput } from '../../components/typed-date-input.tsx';
 
 type TextField = Exclude<keyof ComposeValues['patient'], 'birthDate' | 'gender'>;
 

@@ -1,10 +1,11 @@
+import { isTelephoneNumber } from '@clinicrelay/contracts/addresses.ts';
 import { EMPTY_DOCUMENT_DATE } from '@clinicrelay/contracts/attachments.ts';
 import { todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { releaseMessages, type Message } from '@clinicrelay/contracts/messages.ts';
 import { subscriptionMessages } from '@clinicrelay/contracts/subscriptions.ts';
 import type { SendAction } from './api.ts';
 import type { ComposeValues } from './release-compose-form.ts';
-import { checkTypedDate } from './release-text.ts';
+import { checkTypedDate } from '../../components/typed-date-input.tsx';
 
 // The send rules of end-user §5 ("Release send", "Patient and document rules on save"), checked in the
 // browser before Review and Send opens, all at once, as the server checks them again at send.
@@ -65,6 +66,7 @@ export function checkBeforeSend(
     if (!p.lastName.trim()) add(releaseMessages.patientLastNameRequired, 'patient.lastName');
     if (!p.birthDate.trim()) add(releaseMessages.patientBirthDateRequired, 'patient.birthDate');
     if (!p.gender) add(releaseMessages.patientGenderRequired, 'patient.gender');
+    if (p.telephone.trim() && !isTelephoneNumber(p.telephone)) add(releaseMessages.patientTelephoneInvalid, 'patient.telephone');
   }
   // A typed birth date is checked whatever the kind of send: a wrong one is never sent.
   const birth = checkTypedDate(values.patient.birthDate, birthDateTexts);
@@ -77,7 +79,7 @@ export function checkBeforeSend(
 function fieldOf(key: string): string | null {
   if (key === 'toAddress' || key.startsWith('toAddress:')) return 'to';
   if (key === 'fromAddress' || key === 'releaseTypeId' || key === 'subject') return key;
-  if (/^patient\.(firstName|lastName|birthDate|gender)$/.test(key)) return key;
+  if (/^patient\.(firstName|lastName|birthDate|gender|telephone)$/.test(key)) return key;
   return null;
 }
 

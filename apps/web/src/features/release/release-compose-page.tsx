@@ -32,7 +32,8 @@ import {
   type ComposeValues,
   type ReleaseComposeMode,
 } from './release-compose-form.ts';
-import { checkTypedDate, isFaxNumber, usableFrom } from './release-text.ts';
+import { checkTypedDate } from '../../components/typed-date-input.tsx';
+import { isFaxNumber, usableFrom } from './release-text.ts';
 import { notifySent } from './send-result-notice.tsx';
 
 export type { ReleaseComposeMode } from './release-compose-form.ts';

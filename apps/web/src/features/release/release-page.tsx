@@ -30,7 +30,7 @@ function RecipientStatus({ row }: { row: Row }) {
             <Badge size="sm" color={deliveryStatusColor[d.status]} variant="light" style={{ flexShrink: 0 }}>
               {d.isSimulated ? `${d.status} (sandbox)` : d.status}
             </Badge>
-            <Text size="xs" c="dimmed" truncate maw={220}>
+            <Text size="xs" c="dimmed" truncate miw={0}>
               {d.recipient}
             </Text>
             {d.statusDetail !== d.status && <VisuallyHidden>{d.statusDetail}</VisuallyHidden>}
@@ -44,21 +44,33 @@ function RecipientStatus({ row }: { row: Row }) {
 // A subject of up to 255 characters: cut to the spec's 80 (end-user §2 "Intake screens"), the full one on hover.
 const SUBJECT_SHOWN = 80;
 
+// A fixed layout: the table never runs past the window; subject, To and patient share what the fixed columns leave,
+// and below 1200 px the attachment count and the date give their room to the subject, names and status.
 const columns: ListColumn<Row>[] = [
   {
     key: 'subject',
     header: 'Subject',
     render: (row) => (
-      <Anchor component={Link} to={row.isDraft ? `/release/draft/${row.id}` : `/release/${row.id}`} display="block" maw={360} aria-label={row.subject || '(no subject)'}>
+      <Anchor component={Link} to={row.isDraft ? `/release/draft/${row.id}` : `/release/${row.id}`} display="block" aria-label={row.subject || '(no subject)'}>
         <TruncatedText text={row.subject || '(no subject)'} maxChars={SUBJECT_SHOWN} size="sm" inherit span display="block" />
       </Anchor>
     ),
   },
-  { key: 'toAddresses', header: 'To', render: (row) => <MultiValueCell values={row.toAddresses} /> },
-  { key: 'patientName', header: 'Patient', render: (row) => <TruncatedText text={row.patientName ?? ''} size="sm" maw={200} /> },
-  { key: 'attachmentCount', header: 'Attachments' },
-  { key: 'status', header: 'Status', render: (row) => <RecipientStatus row={row} /> },
-  { key: 'updatedDate', header: 'Updated', render: (row) => formatDateTime(row.updatedDate) },
+  { key: 'toAddresses', header: 'To', width: '20%', render: (row) => <MultiValueCell values={row.toAddresses} /> },
+  {
+    key: 'patientName',
+    header: 'Patient',
+    width: 170,
+    render: (row) => (
+      // A name wraps whole rather than lose its first name to an ellipsis.
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {row.patientName ?? ''}
+      </Text>
+    ),
+  },
+  { key: 'attachmentCount', header: 'Attachments', width: 112, visibleFrom: 'lg' },
+  { key: 'status', header: 'Status', width: 180, render: (row) => <RecipientStatus row={row} /> },
+  { key: 'updatedDate', header: 'Updated', width: 150, visibleFrom: 'lg', render: (row) => formatDateTime(row.updatedDate) },
 ];
 
 const views: { value: ReleaseView; label: string }[] = [
@@ -105,6 +117,7 @@ export function ReleasePage() {
         state={state}
         onStateChange={setState}
         dateRange
+        fixedLayout
         actions={
           <Group>
             {viewControl}

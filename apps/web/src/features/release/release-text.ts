@@ -1,5 +1,4 @@
 import { formatFaxNumber } from '@clinicrelay/contracts/addresses.ts';
-import { parseTypedDate, todayIsoDate } from '@clinicrelay/contracts/dates.ts';
 import { parseRecipient } from '@clinicrelay/contracts/delivery.ts';
 import type { Message } from '@clinicrelay/contracts/messages.ts';
 import { isUsableSource } from '../../api/document-sources.ts';
@@ -23,17 +22,6 @@ export function formatAddress(value: string): string {
 // The addresses the user may send from.
 export const usableFrom = (sources: { address: { fullAddress: string }; status: number; canSend: boolean }[] | undefined) =>
   (sources ?? []).filter(isUsableSource).map((s) => s.address.fullAddress);
-
-/**
- * A typed date field checked where it is typed (end-user §5 "Dates"): its YYYY-MM-DD value, '' when
- * blank, and the text to show under the field when it is not a date or lies in the future.
- */
-export function checkTypedDate(value: string, texts: { invalid: string; future: string }): { iso: string | null; error: string | null } {
-  const iso = parseTypedDate(value);
-  if (iso === null) return { iso: null, error: texts.invalid };
-  if (iso !== '' && iso > todayIsoDate()) return { iso, error: texts.future };
-  return { iso, error: null };
-}
 
 const FORWARD_PREFIX = 'FW: ';
 const REPLY_PREFIX = 'RE: ';

@@ -108,12 +108,13 @@ function UserFields({ form, user, jobFunctions }: { form: UseFormReturnType<OrgU
       <Select
         label="Primary job function"
         required
+        allowDeselect={false}
         data={jobFunctions.map((j) => ({ value: String(j.id), label: j.name }))}
         value={form.values.jobFunctionId === null ? null : String(form.values.jobFunctionId)}
         onChange={(value) => form.setFieldValue('jobFunctionId', value ? Number(value) : null)}
         error={form.errors.jobFunctionId}
       />
-      <Select label="Role" required data={[...organizationRoles]} {...form.getInputProps('role')} />
+      <Select label="Role" required allowDeselect={false} data={[...organizationRoles]} {...form.getInputProps('role')} />
     </Stack>
   );
 }

@@ -1,7 +1,17 @@
 import type { FocusEvent } from 'react';
 import { TextInput, type TextInputProps } from '@mantine/core';
-import { formatIsoDate } from '@clinicrelay/contracts/dates.ts';
-import { checkTypedDate } from './release-text.ts';
+import { formatIsoDate, parseTypedDate, todayIsoDate } from '@clinicrelay/contracts/dates.ts';
+
+/**
+ * A typed date field checked where it is typed (end-user §5 "Dates"): its YYYY-MM-DD value, '' when
+ * blank, and the text to show under the field when it is not a date or lies in the future.
+ */
+export function checkTypedDate(value: string, texts: { invalid: string; future: string }): { iso: string | null; error: string | null } {
+  const iso = parseTypedDate(value);
+  if (iso === null) return { iso: null, error: texts.invalid };
+  if (iso !== '' && iso > todayIsoDate()) return { iso, error: texts.future };
+  return { iso, error: null };
+}
 
 export interface TypedDateInputProps extends Omit<TextInputProps, 'value' | 'onChange'> {
   value: string;
