@@ -7,8 +7,10 @@ import { workflowHandlers } from '../apps/server/src/platform/workflows/registry
 import { runOnce } from '../apps/server/src/platform/workflows/runner.ts';
 import { benchApp, PASSWORD } from './bench-app.ts';
 import { compare, measure, type Measurement } from './measure.ts';
+import { sized } from './size.ts';
 
-const SENDS = 10;
+const SENDS = sized(10, 2);
+const DRAFT_SAVES = sized(100, 5);
 
 // A one-page PDF of about 1 MB: an image of noise, which no compression shrinks.
 async function onePdfMegabyte(): Promise<Uint8Array> {
@@ -41,8 +43,8 @@ export async function releaseBenchmarks(): Promise<string[]> {
   };
   const saveDraft = () => app.inject({ method: 'PUT', url: '/api/messages', headers: { authorization }, payload: draft });
 
-  const draftSave = await measure('PUT /api/messages (draft with patient)', 100, saveDraft);
-  const rawDraft = await measure('raw SQL insert message + patient', 100, () =>
+  const draftSave = await measure('PUT /api/messages (draft with patient)', DRAFT_SAVES, saveDraft);
+  const rawDraft = await measure('raw SQL insert message + patient', DRAFT_SAVES, () =>
     handle.db.transaction(async (tx) => {
       const [m] = await queryRows<{ id: string }>(
         tx,
