@@ -66,29 +66,30 @@ export async function markRefreshTokenUsed(db: DbOrTx, id: string, at: Date): Pr
   return rows.length === 1;
 }
 
-// Sign-in reads the user and their recent attempts (findRecentAttempts' rule) before and again under the lock:
-// one statement each time instead of two.
-export async function findUserWithRecentAttempts(db: DbOrTx, userName: string, since: Date) {
+// Sign-in reads the user, their recent attempts (findRecentAttempts' rule), their system roles and the organizations
+// that allow sign-in (by name), before and again under the lock: one statement each time.
+export async function findSignInState(db: DbOrTx, userName: string, since: Date) {
   const recent = sql<{ outcome: string; createdAt: string }[] | null>`(select json_agg(json_build_object('outcome', a.outcome, 'createdAt', a.created_at) order by a.created_at desc)
     from (select ${loginAttempts.outcome}, ${loginAttempts.createdAt} from ${loginAttempts}
           where ${loginAttempts.userName} = ${userName} and ${loginAttempts.createdAt} > ${since.toISOString()}::timestamptz
             and ${loginAttempts.outcome} in ('success', 'failure', 'lockout')
           order by ${loginAttempts.createdAt} desc limit 10) a)`;
-  const [row] = await db.select({ user: users, recent }).from(sql`(select 1) as "one"`).leftJoin(users, eq(users.userName, userName));
-  const attempts = (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) }));
-  return { user: row?.user ?? undefined, attempts };
-}
-
-// What a user signing in may enter: their system roles and the organizations that allow sign-in, by name.
-export async function findSignInAccess(db: DbOrTx, userId: string) {
   const [row] = await db
     .select({
-      systemRoles: sql<(typeof userSystemRoles.$inferSelect)['role'][]>`array(select ${userSystemRoles.role} from ${userSystemRoles} where ${userSystemRoles.userId} = ${userId})`,
+      user: users,
+      recent,
+      systemRoles: sql<(typeof userSystemRoles.$inferSelect)['role'][]>`array(select ${userSystemRoles.role} from ${userSystemRoles} where ${userSystemRoles.userId} = ${users.id})`,
       organizationIds: sql<string[]>`array(select ${organizations.id} from ${memberships} inner join ${organizations} on ${organizations.id} = ${memberships.organizationId}
-        where ${memberships.userId} = ${userId} and ${organizations.isEnabled} order by ${organizations.name})`,
+        where ${memberships.userId} = ${users.id} and ${organizations.isEnabled} order by ${organizations.name})`,
     })
-    .from(sql`(select 1) as "one"`);
-  return { systemRoles: row!.systemRoles, organizations: row!.organizationIds.map((id) => ({ id })) };
+    .from(sql`(select 1) as "one"`)
+    .leftJoin(users, eq(users.userName, userName));
+  return {
+    user: row?.user ?? undefined,
+    attempts: (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) })),
+    systemRoles: row?.user ? row.systemRoles : [],
+    organizations: row?.user ? row.organizationIds.map((id) => ({ id })) : [],
+  };
 }
 
 // A successful sign-in's rows (its attempt, the session, its refresh token and the audit row) in one statement.

@@ -66,7 +66,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   const decision = await oneAtATime(deps, userName, async () => {
     // argon2 runs outside the transaction so no connection waits on it; the hash it was checked
     // against is compared again under the lock. A locked name skips it.
-    const { user: before, attempts } = await q.findUserWithRecentAttempts(deps.db, userName, lockWindowStart(deps.now()));
+    const { user: before, attempts } = await q.findSignInState(deps.db, userName, lockWindowStart(deps.now()));
     const checked = lockState(attempts).locked ? null : { hash: before?.passwordHash, ok: await verifyPassword(before?.passwordHash, input.password) };
     return deps.db.transaction(async (tx) => {
       await q.lockUserName(tx, userName);
@@ -86,7 +86,7 @@ async function decide(
   checked: { hash: string | null | undefined; ok: boolean } | null,
 ): Promise<Decision> {
   const now = deps.now();
-  const { user, attempts } = await q.findUserWithRecentAttempts(tx, userName, lockWindowStart(now));
+  const { user, attempts, systemRoles, organizations: orgs } = await q.findSignInState(tx, userName, lockWindowStart(now));
   const audit = { userId: user?.id ?? null, userName, ip: caller.ip };
   const attemptRow = (outcome: LoginOutcome, userId = user?.id) => ({ userName, userId, ip: caller.ip, outcome, succeeded: outcome === 'success', createdAt: now });
   const attempt = (outcome: LoginOutcome, userId = user?.id) => q.insertAttempt(tx, attemptRow(outcome, userId));
@@ -122,7 +122,6 @@ async function decide(
     return { error: new AppError(401, registrationMessages.emailNotConfirmed) };
   }
 
-  const { systemRoles, organizations: orgs } = await q.findSignInAccess(tx, found.id);
   if (systemRoles.length === 0 && orgs.length === 0) {
     await attempt('disabled');
     await writeAudit(tx, { ...audit, eventType: 'LoginRefusedOrganizationDisabled' });
