@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { and, desc, eq, gt, inArray, sql, type Placeholder } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/client.ts';
 import { loginAttempts, refreshTokens, sessions } from '../../db/schema/auth.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { organizations } from '../../db/schema/organizations.ts';
@@ -68,28 +68,45 @@ export async function markRefreshTokenUsed(db: DbOrTx, id: string, at: Date): Pr
 
 // Sign-in reads the user, their recent attempts (findRecentAttempts' rule), their system roles and the organizations
 // that allow sign-in (by name), before and again under the lock: one statement each time.
-export async function findSignInState(db: DbOrTx, userName: string, since: Date) {
-  const recent = sql<{ outcome: string; createdAt: string }[] | null>`(select json_agg(json_build_object('outcome', a.outcome, 'createdAt', a.created_at) order by a.created_at desc)
-    from (select ${loginAttempts.outcome}, ${loginAttempts.createdAt} from ${loginAttempts}
-          where ${loginAttempts.userName} = ${userName} and ${loginAttempts.createdAt} > ${since.toISOString()}::timestamptz
-            and ${loginAttempts.outcome} in ('success', 'failure', 'lockout')
-          order by ${loginAttempts.createdAt} desc limit 10) a)`;
-  const [row] = await db
+const signInStateQuery = (db: DbOrTx, userName: string | Placeholder, since: string | Placeholder) =>
+  db
     .select({
       user: users,
-      recent,
+      recent: sql<{ outcome: string; createdAt: string }[] | null>`(select json_agg(json_build_object('outcome', a.outcome, 'createdAt', a.created_at) order by a.created_at desc)
+        from (select ${loginAttempts.outcome}, ${loginAttempts.createdAt} from ${loginAttempts}
+              where ${loginAttempts.userName} = ${userName} and ${loginAttempts.createdAt} > ${since}::timestamptz
+                and ${loginAttempts.outcome} in ('success', 'failure', 'lockout')
+              order by ${loginAttempts.createdAt} desc limit 10) a)`,
       systemRoles: sql<(typeof userSystemRoles.$inferSelect)['role'][]>`array(select ${userSystemRoles.role} from ${userSystemRoles} where ${userSystemRoles.userId} = ${users.id})`,
       organizationIds: sql<string[]>`array(select ${organizations.id} from ${memberships} inner join ${organizations} on ${organizations.id} = ${memberships.organizationId}
         where ${memberships.userId} = ${users.id} and ${organizations.isEnabled} order by ${organizations.name})`,
     })
     .from(sql`(select 1) as "one"`)
     .leftJoin(users, eq(users.userName, userName));
-  return {
-    user: row?.user ?? undefined,
-    attempts: (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) })),
-    systemRoles: row?.user ? row.systemRoles : [],
-    organizations: row?.user ? row.organizationIds.map((id) => ({ id })) : [],
-  };
+
+type SignInStateRow = Awaited<ReturnType<typeof signInStateQuery>>[number];
+const signInState = (row: SignInStateRow | undefined) => ({
+  user: row?.user ?? undefined,
+  attempts: (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) })),
+  systemRoles: row?.user ? row.systemRoles : [],
+  organizations: row?.user ? row.organizationIds.map((id) => ({ id })) : [],
+});
+
+// Before the lock, every sign-in runs the same statement: built once per database (prepared once per PostgreSQL connection).
+const preparedSignInStates = new WeakMap<Database, ReturnType<typeof prepareSignInState>>();
+const prepareSignInState = (db: Database) => signInStateQuery(db, sql.placeholder('userName'), sql.placeholder('since')).prepare('sign_in_state');
+
+export async function findSignInStateBeforeLock(db: Database, userName: string, since: Date) {
+  let prepared = preparedSignInStates.get(db);
+  if (!prepared) preparedSignInStates.set(db, (prepared = prepareSignInState(db)));
+  const [row] = await prepared.execute({ userName, since: since.toISOString() });
+  return signInState(row);
+}
+
+// Under the lock, in its transaction.
+export async function findSignInState(tx: DbOrTx, userName: string, since: Date) {
+  const [row] = await signInStateQuery(tx, userName, since.toISOString());
+  return signInState(row);
 }
 
 // A successful sign-in's rows (its attempt, the session, its refresh token and the audit row) in one statement.

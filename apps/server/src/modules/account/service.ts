@@ -66,7 +66,7 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   const decision = await oneAtATime(deps, userName, async () => {
     // argon2 runs outside the transaction so no connection waits on it; the hash it was checked
     // against is compared again under the lock. A locked name skips it.
-    const { user: before, attempts } = await q.findSignInState(deps.db, userName, lockWindowStart(deps.now()));
+    const { user: before, attempts } = await q.findSignInStateBeforeLock(deps.db, userName, lockWindowStart(deps.now()));
     const checked = lockState(attempts).locked ? null : { hash: before?.passwordHash, ok: await verifyPassword(before?.passwordHash, input.password) };
     return deps.db.transaction(async (tx) => {
       await q.lockUserName(tx, userName);
