@@ -8,13 +8,14 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openPglite, openPostgres, pgliteExtensions, type DatabaseHandle } from '../apps/server/src/db/client.ts';
 import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { TINY } from './size.ts';
 
 export const PASSWORD = 'Demo-pass-2026!';
 
-// The PostgreSQL server a benchmark may run on: BENCH_DATABASE_URL, else TEST_DATABASE_URL; undefined
-// when neither is set or the server does not answer.
+// The PostgreSQL server a benchmark may run on: BENCH_DATABASE_URL, else TEST_DATABASE_URL (not in a tiny run, which
+// stays on PGlite unless asked); undefined when neither is set or the server does not answer.
 export async function benchPostgresUrl(): Promise<string | undefined> {
-  const url = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  const url = process.env.BENCH_DATABASE_URL || (TINY ? undefined : process.env.TEST_DATABASE_URL);
   if (!url) return undefined;
   const server = openPostgres(url, 1);
   try {
@@ -62,7 +63,14 @@ export async function benchApp(options: { databaseUrl?: string | undefined } = {
   const handle = await freshDatabase(options.databaseUrl);
   await handle.migrate();
   await seedDemo(handle.db, { demoPassword: PASSWORD, env: 'development' });
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-bench-')), LOGIN_RATE_LIMIT_PER_MINUTE: '100000' });
+  // The demo administrators have no second factor: the enrolment gate (one column of the session lookup every request
+  // makes either way) is off, as in the server tests, so they reach the routes measured.
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinicrelay-bench-')),
+    LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+    REQUIRE_ADMIN_TWO_FACTOR: 'false',
+  });
   const app = await buildApp({ config, db: handle.db, logger: false });
   await app.ready();
   const close = async () => {

@@ -8,13 +8,14 @@ import { decryptEntity, encryptEntity, signEntity, verifySignedEntity } from '..
 import { verifyChain } from '../apps/server/src/platform/direct/trust.ts';
 import { opensslBinary } from '../apps/server/src/test/openssl.ts';
 import { measure, type Measurement } from './measure.ts';
+import { sized } from './size.ts';
 
 // S/MIME throughput for Direct (issue 12 §5): sign+encrypt and decrypt+verify of a 1 MB message with our
 // code (Node's native crypto), beside the OpenSSL command line on the same file and certificates in the
 // same run. OpenSSL's figure includes starting its two processes per message, as a HISP shelling out would.
 
-const ITERATIONS = 20;
-const WARMUP = 3;
+const ITERATIONS = sized(20, 2);
+const WARMUP = sized(3, 1);
 const TARGET_RATIO = 0.5;
 
 async function run(openssl: string, first: string[], second: string[], cwd: string): Promise<void> {

@@ -10,22 +10,23 @@ import { searchTab, tabFilters } from '../apps/server/src/modules/directory/serv
 import { benchApp, benchPostgresUrl, PASSWORD } from './bench-app.ts';
 import { formatLoad, LOAD_CLIENT, rawUnderLoad, routeUnderLoad, type LoadFigure } from './load.ts';
 import { compare, measure } from './measure.ts';
+import { sized, TINY } from './size.ts';
 
 // Issue 10 §5: directory search at scale, the API beside the SQL it runs, and the import rate.
 // BENCH_DIRECTORY_PROVIDERS sets the size (default 1,000,000); BENCH_DIRECTORY_NATIONAL=1 runs the national size
 // (9,000,000) on PostgreSQL only (BENCH_DATABASE_URL or TEST_DATABASE_URL), where PGlite would take hours to load.
 const NATIONAL = process.env.BENCH_DIRECTORY_NATIONAL === '1';
-const PROVIDERS = NATIONAL ? 9_000_000 : Number(process.env.BENCH_DIRECTORY_PROVIDERS) || 1_000_000;
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS) || 50;
-const WARMUP = 10;
+const PROVIDERS = NATIONAL ? 9_000_000 : Number(process.env.BENCH_DIRECTORY_PROVIDERS) || sized(1_000_000, 2_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS) || sized(50, 3);
+const WARMUP = sized(10, 1);
 const TARGET_P95_MS = { pglite: 150, postgres: 50 };
 const TARGET_THROUGHPUT_RATIO = 0.8;
 // Throughput is requests per second under load (load.ts): the route over HTTP beside as many concurrent callers of
 // the statements it runs. On a 2-core virtual machine one 2 s run differs from the next by up to ±20 % (the
 // machine's own drift, seen in both), so the two alternate in short rounds, after one uncounted round of each that
 // warms them, and the ratio is of their means over all rounds; the rounds' own ratios are printed beside it.
-const ROUNDS = Number(process.env.BENCH_DIRECTORY_ROUNDS) || 8;
-const LOAD = { connections: 16, seconds: Number(process.env.BENCH_LOAD_SECONDS) || 2 };
+const ROUNDS = Number(process.env.BENCH_DIRECTORY_ROUNDS) || sized(8, 1);
+const LOAD = { connections: 16, seconds: Number(process.env.BENCH_LOAD_SECONDS) || sized(2, 1) };
 
 interface Case {
   name: string;
@@ -93,7 +94,8 @@ async function onDatabase(label: 'pglite' | 'postgres', files: { npidataFile: st
         api: await routeUnderLoad(app, { url: '/api/directory/search', method: 'POST', authorization, body: c.body }, `API ${c.name}`, LOAD),
         sql: await rawUnderLoad(raw, `SQL ${c.name}`, LOAD),
       });
-      await round();
+      // The uncounted warm-up round; a tiny run only checks that the benchmark runs.
+      if (!TINY) await round();
       const rounds: { api: LoadFigure; sql: LoadFigure }[] = [];
       for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
       const mean = (figures: LoadFigure[]) => figures.reduce((sum, f) => sum + f.requestsPerSecond, 0) / figures.length;

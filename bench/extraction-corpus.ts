@@ -3,6 +3,7 @@ import type { ExtractedPatient } from '../apps/server/src/db/schema/intake.ts';
 import { generateCorpus, type CorpusDocument } from '../apps/server/src/modules/extraction/corpus/corpus.ts';
 import { extractPatient } from '../apps/server/src/modules/extraction/extractor.ts';
 import { tesseractOcr } from '../apps/server/src/modules/extraction/ocr.ts';
+import { sized } from './size.ts';
 
 // Patient extraction on the project's own corpus (issue 15 §2): 60 text letters in 12 layouts, and scanned
 // and fax pages read by OCR, each scored against the truth drawn on it. Per field:
@@ -112,9 +113,9 @@ async function run(docs: CorpusDocument[], extract: Extract): Promise<Outcome[]>
 // Called by extraction.ts after its warm-up (pdfjs and the tesseract worker are started). `extract` can be
 // another version of the extractor, to compare two on the same corpus.
 export async function corpusBenchmarks(extract: Extract = (pdf) => extractPatient(pdf, { ocr: tesseractOcr })): Promise<string[]> {
-  const cap = Number(process.env.EXTRACTION_OCR_DOCS ?? Infinity);
+  const cap = Number(process.env.EXTRACTION_OCR_DOCS ?? sized(Infinity, 1));
   const started = performance.now();
-  const docs = await generateCorpus();
+  const docs = await generateCorpus(sized({}, { perLayout: 1, scanned: 1, fax: 1 }));
   const generatedMs = performance.now() - started;
   const text = docs.filter((d) => d.kind === 'text');
   const images = docs.filter((d) => d.kind !== 'text');

@@ -7,14 +7,15 @@ import { faxTiff } from '../apps/server/src/platform/files/sample-files.ts';
 import { workflowHandlers } from '../apps/server/src/platform/workflows/registry.ts';
 import { runOnce } from '../apps/server/src/platform/workflows/runner.ts';
 import { benchApp, PASSWORD } from './bench-app.ts';
+import { sized } from './size.ts';
 
 // Converting a long fax must not stall the API: the event loop's delay and /api/health latency (over
 // HTTP from another thread, one request every 20 ms) at rest, while a 30-page 1728 x 2200 fax is rendered in a file worker,
 // and, as the reference, while the same fax is rendered on the event loop (how renditions ran before).
 
-const FAX_PAGES = 30;
+const FAX_PAGES = sized(30, 2);
 const HEALTH_INTERVAL_MS = 20;
-const REST_MS = 3000;
+const REST_MS = sized(3000, 300);
 
 interface Window {
   eventLoop: { p50: number; p99: number; max: number };

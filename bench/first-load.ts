@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, 'apps/web/dist');
 const MANIFEST = path.join(DIST, '.vite/manifest.json');
 // kB as Vite reports it: 1000 bytes.
-const TARGET_JS_BYTES = 150_000;
+export const TARGET_JS_BYTES = 150_000;
 
 interface ManifestChunk {
   file: string;
@@ -77,7 +77,14 @@ function staticClosure(manifest: Record<string, ManifestChunk>, entryFile: strin
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
-export async function firstLoadBenchmarks(): Promise<string[]> {
+export interface FirstLoad {
+  // Compressed JavaScript of the sign-in page's first load, as a browser asking for br or gzip receives it.
+  jsWireBytes: number;
+  lines: string[];
+}
+
+// Measured once for the benchmark and for `npm run check:first-load` (bench/check-first-load.ts), which fails CI over the target.
+export async function measureFirstLoad(): Promise<FirstLoad> {
   ensureBuild();
   const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
   const { app, close } = await benchApp();
@@ -118,8 +125,12 @@ export async function firstLoadBenchmarks(): Promise<string[]> {
       `  sign-in total (HTML, JS, CSS): ${kB(page.wireBytes + jsWire + sum(css, 'wireBytes'))} compressed (uncompressed ${kB(page.bytes + sum(js, 'bytes') + sum(css, 'bytes'))})`,
       `All ${all.length} web assets (every route, PDF.js and its worker): ${kB(sum(all, 'wireBytes'))} compressed (uncompressed ${kB(sum(all, 'bytes'))})`,
     ];
-    return lines;
+    return { jsWireBytes: jsWire, lines };
   } finally {
     await close();
   }
+}
+
+export async function firstLoadBenchmarks(): Promise<string[]> {
+  return (await measureFirstLoad()).lines;
 }

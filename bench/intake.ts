@@ -6,11 +6,12 @@ import { SCAN_BUDGET_PER_MATCH, SCAN_LIMIT_PER_MATCH } from '../apps/server/src/
 import { benchApp, benchPostgresUrl, PASSWORD } from './bench-app.ts';
 import { formatLoad, rawUnderLoad, routeUnderLoad } from './load.ts';
 import { compare, measure, type Measurement } from './measure.ts';
+import { sized } from './size.ts';
 
-const MESSAGES = 100_000;
+const MESSAGES = sized(100_000, 2_000);
 // Timed runs per figure (after WARMUP untimed ones), 8 figures per database; BENCH_ITERATIONS overrides.
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS) || 30;
-const WARMUP = 5;
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS) || sized(30, 3);
+const WARMUP = sized(5, 1);
 const SEARCH_WORD = 'echo';
 const DIRECT_ADDRESS = 'referrals@riverview.direct.example.org';
 const FAX_NUMBER = '5035550202';
@@ -90,17 +91,17 @@ type Search = { word: string; sourceType: string } | null;
 // Not included: the session lookup every authenticated request makes (bench/session.ts measures it) and the audit row.
 function listQueries(ids: Ids, viewer: 'admin' | 'user', search: Search) {
   const recipients = sql.raw(`"messages"."recipients"`);
+  // queries.ts inboundVisibleTo: assigned to the User, or brought by one of their rules (their own or a global one).
+  const rules = sql`"intake_rules"."organization_id" = ${ids.org} and ("intake_rules"."is_global" or exists (select 1 from "user_intake_rules"
+      where "user_intake_rules"."intake_rule_id" = "intake_rules"."id" and "user_intake_rules"."user_id" = ${ids.user} and "user_intake_rules"."organization_id" = ${ids.org}))`;
   const visibility =
     viewer === 'admin'
       ? undefined
       : sql`("messages"."assigned_user_id" = ${ids.user}
-          or ${recipients} && array(select "document_sources"."full_address" from "user_document_sources" inner join "document_sources" on "document_sources"."id" = "user_document_sources"."document_source_id"
-            where "user_document_sources"."user_id" = ${ids.user} and "user_document_sources"."organization_id" = ${ids.org})
-          or (exists (select 1 from "user_intake_rules" where "user_intake_rules"."user_id" = ${ids.user} and "user_intake_rules"."organization_id" = ${ids.org})
-            and exists (select 1 from "user_intake_rules" inner join "intake_rules" on "intake_rules"."id" = "user_intake_rules"."intake_rule_id"
-            where "user_intake_rules"."user_id" = ${ids.user} and "user_intake_rules"."organization_id" = ${ids.org}
-            and coalesce("intake_rules"."to_address", "intake_rules"."from_address", "intake_rules"."source_type") is not null
-            and ("intake_rules"."to_address" is null or "intake_rules"."to_address" = any(${recipients}))
+          or (exists (select 1 from "intake_rules" where ${rules})
+            and exists (select 1 from "intake_rules" where ${rules}
+            and (cardinality("intake_rules"."to_addresses") > 0 or "intake_rules"."from_address" is not null or "intake_rules"."source_type" is not null)
+            and (cardinality("intake_rules"."to_addresses") = 0 or "intake_rules"."to_addresses" && ${recipients})
             and ("intake_rules"."from_address" is null or "intake_rules"."from_address" = lower("messages"."from_address"))
             and ("intake_rules"."source_type" is null or "intake_rules"."source_type" = "messages"."source_type"))))`;
   const readExpr = sql.raw(`("messages"."is_read" or coalesce((select bool_and(a."is_read") from "attachments" a where a."message_id" = "messages"."id"), false))`);
@@ -120,8 +121,7 @@ function listQueries(ids: Ids, viewer: 'admin' | 'user', search: Search) {
   const counted = (extra?: SQL) => upTo(extra ? [...scope, extra] : scope, INTAKE_COUNT_CAP + 1);
   const assignments =
     viewer === 'user'
-      ? sql`(exists (select 1 from "user_document_sources" where "user_id" = ${ids.user} and "organization_id" = ${ids.org})
-          or exists (select 1 from "user_intake_rules" where "user_id" = ${ids.user} and "organization_id" = ${ids.org})
+      ? sql`(exists (select 1 from "intake_rules" where ${rules})
           or exists (select 1 from "messages" where "organization_id" = ${ids.org} and "assigned_user_id" = ${ids.user} and "direction" = 'Inbound' and "deleted_at" is null))`
       : sql`null`;
   const figures = sql`select ${counted()} as "all",
@@ -234,7 +234,7 @@ const targetLine = (label: DatabaseLabel, m: Measurement) =>
   `  target p95 <= ${TARGET_P95_MS[label]} ms on ${label}: ${m.p95Ms! <= TARGET_P95_MS[label] ? 'met' : 'NOT met'} (p95 ${m.p95Ms!.toFixed(1)} ms)`;
 
 // Under load (load.ts): the route beside the raw SQL with as many concurrent callers.
-const LOAD_CONNECTIONS = 150;
+const LOAD_CONNECTIONS = sized(150, 10);
 
 async function onDatabase(label: DatabaseLabel, databaseUrl: string | undefined): Promise<string[]> {
   const started = performance.now();

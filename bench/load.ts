@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { App } from '../apps/server/src/platform/http.ts';
+import { sized } from './size.ts';
 
 // Throughput under load: `connections` clients on loopback for `seconds` against the real app listening on a port
 // (HTTP, session lookup, validation, serialization), beside as many concurrent callers of the raw statements through
@@ -11,7 +12,7 @@ import type { App } from '../apps/server/src/platform/http.ts';
 // a C program in its own process, it takes about a tenth of the CPU per request that autocannon does, and on a
 // 2-core machine whatever the client takes is taken from the server and the database. Without wrk, autocannon in a
 // worker thread of this process; the figure's name says which.
-export const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS) || 10;
+export const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS) || sized(10, 1);
 
 export interface LoadFigure {
   name: string;

@@ -1,6 +1,9 @@
 // `npm run bench`: each figure is printed beside its reference baseline measured in the same run,
 // so the ratio means something on a noisy machine. `npm run bench -- files first-load` runs only those.
+// `npm run bench:tiny` (BENCH_TINY=1) runs every one at a tiny size, as CI does: any error exits non-zero.
 import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { TINY } from './size.ts';
 
 const benchmarks: Record<string, () => Promise<string[]>> = {
   session: async () => (await import('./session.ts')).sessionBenchmarks(),
@@ -24,7 +27,13 @@ if (names.length === 1) {
   for (const line of await benchmarks[names[0]!]!()) console.log(line);
 } else {
   for (const name of names) {
+    const started = performance.now();
     const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, name], { stdio: 'inherit' });
-    if (child.status !== 0) process.exit(child.status ?? 1);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (child.status !== 0) {
+      console.error(`bench ${name} failed (${child.signal ?? `exit ${child.status}`}) after ${seconds} s`);
+      process.exit(child.status || 1);
+    }
+    console.log(`-- bench ${name}${TINY ? ' (tiny)' : ''}: ${seconds} s`);
   }
 }

@@ -1,7 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, matchRoutes, Outlet, type RouteObject } from 'react-router';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
-import { RequireSendingPlan } from './plan-guard.tsx';
 import { hasSession } from '../api/tokens.ts';
 import { LoginPage } from '../features/account/login-page.tsx';
 import { LogoutPage } from '../features/account/logout-page.tsx';
@@ -57,6 +56,8 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
 }
 
 const AppLayout = lazyPage(() => import('./layout.tsx').then((m) => m.AppLayout));
+// Its upgrade prompt is a Modal, which sign-in does not need.
+const RequireSendingPlan = lazyPage(() => import('./plan-guard.tsx').then((m) => m.RequireSendingPlan));
 const AdminAreaPage = lazyPage(() => import('../admin/admin-area-page.tsx').then((m) => m.AdminAreaPage));
 const NetworksPage = lazyPage(() => import('../admin/networks/networks-page.tsx').then((m) => m.NetworksPage));
 const ReservedWordsPage = lazyPage(() => import('../admin/reference-data/reserved-words-page.tsx').then((m) => m.ReservedWordsPage));

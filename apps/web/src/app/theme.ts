@@ -1,14 +1,14 @@
 import {
-  Alert,
   createTheme,
   darken,
-  Drawer,
-  Loader,
   luminance,
-  Modal,
-  Notification,
+  type AlertProps,
   type CSSVariablesResolver,
+  type DrawerProps,
+  type LoaderProps,
   type MantineColorsTuple,
+  type ModalProps,
+  type NotificationProps,
 } from '@mantine/core';
 
 // WCAG 2.2 AA: normal text and its background at 4.5:1 at least (1.4.3).
@@ -48,13 +48,15 @@ export const theme = createTheme({
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '600' },
   // Icon-only close buttons have no text of their own: name them for screen readers.
+  // Plain objects, not Modal.extend(...): importing Modal and Drawer here put them (with ScrollArea and floating-ui)
+  // in the sign-in page's first load.
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
-    Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps> },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<DrawerProps> },
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } satisfies Partial<NotificationProps> },
+    Alert: { defaultProps: { closeButtonLabel: 'Dismiss' } satisfies Partial<AlertProps> },
     // A loader's aria-label ("Loading document") is only allowed, and announced, on an element with a role.
-    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
+    Loader: { defaultProps: { role: 'status' } satisfies Partial<LoaderProps> },
   },
 });
 

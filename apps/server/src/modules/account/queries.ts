@@ -1,27 +1,13 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { and, desc, eq, gt, inArray, sql, type Placeholder } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/client.ts';
 import { loginAttempts, refreshTokens, sessions } from '../../db/schema/auth.ts';
+import { auditEvents } from '../../db/schema/audit.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { memberships, userSystemRoles, users } from '../../db/schema/users.ts';
 
 export async function findUserByUserName(db: DbOrTx, userName: string) {
   const [user] = await db.select().from(users).where(eq(users.userName, userName));
   return user;
-}
-
-export async function findSystemRoles(db: DbOrTx, userId: string) {
-  const rows = await db.select({ role: userSystemRoles.role }).from(userSystemRoles).where(eq(userSystemRoles.userId, userId));
-  return rows.map((r) => r.role);
-}
-
-// The user's organizations that allow sign-in, by name.
-export async function findLoginOrganizations(db: DbOrTx, userId: string) {
-  return db
-    .select({ id: organizations.id })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(and(eq(memberships.userId, userId), eq(organizations.isEnabled, true)))
-    .orderBy(asc(organizations.name));
 }
 
 // Serializes concurrent sign-ins of one user name so three failures lock exactly once.
@@ -47,11 +33,6 @@ export async function findRecentAttempts(db: DbOrTx, userName: string, since: Da
 
 export async function insertAttempt(db: DbOrTx, row: typeof loginAttempts.$inferInsert) {
   await db.insert(loginAttempts).values(row);
-}
-
-export async function insertSession(db: DbOrTx, row: typeof sessions.$inferInsert) {
-  const [session] = await db.insert(sessions).values(row).returning({ id: sessions.id });
-  return session!;
 }
 
 export async function findSessionById(db: DbOrTx, id: string) {
@@ -83,4 +64,64 @@ export async function markRefreshTokenUsed(db: DbOrTx, id: string, at: Date): Pr
     .where(and(eq(refreshTokens.id, id), sql`${refreshTokens.usedAt} is null`))
     .returning({ id: refreshTokens.id });
   return rows.length === 1;
+}
+
+// Sign-in reads the user, their recent attempts (findRecentAttempts' rule), their system roles and the organizations
+// that allow sign-in (by name), before and again under the lock: one statement each time.
+const signInStateQuery = (db: DbOrTx, userName: string | Placeholder, since: string | Placeholder) =>
+  db
+    .select({
+      user: users,
+      recent: sql<{ outcome: string; createdAt: string }[] | null>`(select json_agg(json_build_object('outcome', a.outcome, 'createdAt', a.created_at) order by a.created_at desc)
+        from (select ${loginAttempts.outcome}, ${loginAttempts.createdAt} from ${loginAttempts}
+              where ${loginAttempts.userName} = ${userName} and ${loginAttempts.createdAt} > ${since}::timestamptz
+                and ${loginAttempts.outcome} in ('success', 'failure', 'lockout')
+              order by ${loginAttempts.createdAt} desc limit 10) a)`,
+      systemRoles: sql<(typeof userSystemRoles.$inferSelect)['role'][]>`array(select ${userSystemRoles.role} from ${userSystemRoles} where ${userSystemRoles.userId} = ${users.id})`,
+      organizationIds: sql<string[]>`array(select ${organizations.id} from ${memberships} inner join ${organizations} on ${organizations.id} = ${memberships.organizationId}
+        where ${memberships.userId} = ${users.id} and ${organizations.isEnabled} order by ${organizations.name})`,
+    })
+    .from(sql`(select 1) as "one"`)
+    .leftJoin(users, eq(users.userName, userName));
+
+type SignInStateRow = Awaited<ReturnType<typeof signInStateQuery>>[number];
+const signInState = (row: SignInStateRow | undefined) => ({
+  user: row?.user ?? undefined,
+  attempts: (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) })),
+  systemRoles: row?.user ? row.systemRoles : [],
+  organizations: row?.user ? row.organizationIds.map((id) => ({ id })) : [],
+});
+
+// Before the lock, every sign-in runs the same statement: built once per database (prepared once per PostgreSQL connection).
+const preparedSignInStates = new WeakMap<Database, ReturnType<typeof prepareSignInState>>();
+const prepareSignInState = (db: Database) => signInStateQuery(db, sql.placeholder('userName'), sql.placeholder('since')).prepare('sign_in_state');
+
+export async function findSignInStateBeforeLock(db: Database, userName: string, since: Date) {
+  let prepared = preparedSignInStates.get(db);
+  if (!prepared) preparedSignInStates.set(db, (prepared = prepareSignInState(db)));
+  const [row] = await prepared.execute({ userName, since: since.toISOString() });
+  return signInState(row);
+}
+
+// Under the lock, in its transaction.
+export async function findSignInState(tx: DbOrTx, userName: string, since: Date) {
+  const [row] = await signInStateQuery(tx, userName, since.toISOString());
+  return signInState(row);
+}
+
+// A successful sign-in's rows (its attempt, the session, its refresh token and the audit row) in one statement.
+export async function recordSignIn(
+  tx: DbOrTx,
+  rows: {
+    attempt: typeof loginAttempts.$inferInsert;
+    session: typeof sessions.$inferInsert & { id: string };
+    refreshToken: Omit<typeof refreshTokens.$inferInsert, 'sessionId'>;
+    audit: typeof auditEvents.$inferInsert;
+  },
+) {
+  const attempt = tx.$with('signed_in_attempt').as(tx.insert(loginAttempts).values(rows.attempt).returning({ id: loginAttempts.id }));
+  const session = tx.$with('signed_in_session').as(tx.insert(sessions).values(rows.session).returning({ id: sessions.id }));
+  const token = tx.$with('signed_in_token').as(tx.insert(refreshTokens).values({ ...rows.refreshToken, sessionId: rows.session.id }).returning({ id: refreshTokens.id }));
+  const audit = tx.$with('signed_in_audit').as(tx.insert(auditEvents).values(rows.audit).returning({ id: auditEvents.id }));
+  await tx.with(attempt, session, token, audit).select({ id: session.id }).from(session);
 }

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, LOCKOUT_FAILED_ATTEMPTS, LOCKOUT_MINUTES } from '@clinicrelay/contracts/constants.ts';
 import type { LoginRequest, TokenResponse } from '@clinicrelay/contracts/account.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import { registrationMessages } from '@clinicrelay/contracts/registration.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import type { loginAttempts } from '../../db/schema/auth.ts';
-import { writeAudit } from '../../platform/audit.ts';
+import { auditRow, writeAudit } from '../../platform/audit.ts';
 import { loadSession } from '../../platform/auth/guard.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { newRefreshToken, sha256, signAccessToken } from '../../platform/auth/tokens.ts';
@@ -65,9 +66,8 @@ export async function login(deps: AccountDeps, input: LoginRequest, caller: Call
   const decision = await oneAtATime(deps, userName, async () => {
     // argon2 runs outside the transaction so no connection waits on it; the hash it was checked
     // against is compared again under the lock. A locked name skips it.
-    const before = await q.findUserByUserName(deps.db, userName);
-    const lockedBefore = lockState(await q.findRecentAttempts(deps.db, userName, lockWindowStart(deps.now()))).locked;
-    const checked = lockedBefore ? null : { hash: before?.passwordHash, ok: await verifyPassword(before?.passwordHash, input.password) };
+    const { user: before, attempts } = await q.findSignInStateBeforeLock(deps.db, userName, lockWindowStart(deps.now()));
+    const checked = lockState(attempts).locked ? null : { hash: before?.passwordHash, ok: await verifyPassword(before?.passwordHash, input.password) };
     return deps.db.transaction(async (tx) => {
       await q.lockUserName(tx, userName);
       return decide(deps, tx, userName, input, caller, checked);
@@ -86,11 +86,11 @@ async function decide(
   checked: { hash: string | null | undefined; ok: boolean } | null,
 ): Promise<Decision> {
   const now = deps.now();
-  const user = await q.findUserByUserName(tx, userName);
+  const { user, attempts, systemRoles, organizations: orgs } = await q.findSignInState(tx, userName, lockWindowStart(now));
   const audit = { userId: user?.id ?? null, userName, ip: caller.ip };
-  const attempt = (outcome: LoginOutcome, userId = user?.id) =>
-    q.insertAttempt(tx, { userName, userId, ip: caller.ip, outcome, succeeded: outcome === 'success', createdAt: now });
-  const state = lockState(await q.findRecentAttempts(tx, userName, lockWindowStart(now)));
+  const attemptRow = (outcome: LoginOutcome, userId = user?.id) => ({ userName, userId, ip: caller.ip, outcome, succeeded: outcome === 'success', createdAt: now });
+  const attempt = (outcome: LoginOutcome, userId = user?.id) => q.insertAttempt(tx, attemptRow(outcome, userId));
+  const state = lockState(attempts);
 
   // Counts a failed password or code; the third within the lockout period locks the user name.
   const fail = async (message: string, extra: ConstructorParameters<typeof AppError>[2] = {}): Promise<Decision> => {
@@ -122,8 +122,6 @@ async function decide(
     return { error: new AppError(401, registrationMessages.emailNotConfirmed) };
   }
 
-  const systemRoles = await q.findSystemRoles(tx, found.id);
-  const orgs = await q.findLoginOrganizations(tx, found.id);
   if (systemRoles.length === 0 && orgs.length === 0) {
     await attempt('disabled');
     await writeAudit(tx, { ...audit, eventType: 'LoginRefusedOrganizationDisabled' });
@@ -147,8 +145,8 @@ async function decide(
   const organizationId = orgs.find((o) => o.id === found.defaultOrganizationId)?.id ?? orgs[0]?.id ?? null;
   const refreshToken = newRefreshToken();
   const expiresAt = new Date(now.getTime() + deps.sessionMaxHours * 3_600_000);
-  await attempt('success');
-  const session = await q.insertSession(tx, {
+  const session = {
+    id: randomUUID(),
     userId: found.id,
     organizationId,
     ip: caller.ip,
@@ -157,9 +155,13 @@ async function decide(
     lastSeenAt: now,
     idleTimeoutMinutes: deps.sessionIdleMinutes,
     expiresAt,
+  };
+  await q.recordSignIn(tx, {
+    attempt: attemptRow('success'),
+    session,
+    refreshToken: { tokenHash: sha256(refreshToken), expiresAt },
+    audit: auditRow({ ...audit, organizationId, eventType: 'Login', correlationId: session.id }),
   });
-  await q.insertRefreshToken(tx, { sessionId: session.id, tokenHash: sha256(refreshToken), expiresAt });
-  await writeAudit(tx, { ...audit, organizationId, eventType: 'Login', correlationId: session.id });
   return { userId: found.id, sessionId: session.id, refreshToken };
 }
 

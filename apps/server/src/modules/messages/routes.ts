@@ -26,6 +26,8 @@ const caller = orgCaller;
 // cache are not shown in the spec; they are named in the same style.
 export function messagesRoutes(app: App, deps: service.MessagesDeps) {
   const config = { roles: ORG_USERS };
+  // Saving a draft or its patient changes no session, user, role or organization: the session cache stays.
+  const drafts = { ...config, keepsSessions: true };
   const tags = ['messages'];
 
   app.route({
@@ -52,21 +54,21 @@ export function messagesRoutes(app: App, deps: service.MessagesDeps) {
   app.route({
     method: 'PUT',
     url: '/api/messages',
-    config,
+    config: drafts,
     schema: { tags, body: draftSave, response: { 200: message } },
     handler: (request) => service.saveDraft(deps, caller(request), null, request.body),
   });
   app.route({
     method: 'PUT',
     url: '/api/messages/:id',
-    config,
+    config: drafts,
     schema: { tags, params: idParams, body: draftSave, response: { 200: message } },
     handler: (request) => service.saveDraft(deps, caller(request), request.params.id, request.body),
   });
   app.route({
     method: 'PUT',
     url: '/api/messages/:id/patient',
-    config,
+    config: drafts,
     schema: { tags, params: idParams, body: patientSave, response: { 200: message } },
     handler: (request) => service.savePatient(deps, caller(request), request.params.id, request.body),
   });

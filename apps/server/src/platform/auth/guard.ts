@@ -37,6 +37,8 @@ declare module 'fastify' {
     cancelledOrganization?: boolean;
     // A POST that only reads (a search, a list with a filter body): it leaves the session cache as it is.
     readOnly?: boolean;
+    // A write that changes no session, user, role or organization (a draft save): it leaves the session cache as it is.
+    keepsSessions?: boolean;
     // Reachable by an administrator who has not enrolled in two-factor sign-in yet (enrolment, profile, sign-out).
     twoFactorEnrolment?: boolean;
     // Reachable by a user who has not accepted the current terms yet (the terms calls, profile, sign-out, enrolment).
@@ -128,7 +130,7 @@ type SessionRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['ex
 
 // A session looked up less than SESSION_CACHE_MS ago is not looked up again, so a burst of calls (a page loading,
 // a list refreshing, a search typed) costs one query. Every request that may change a session, a user, a role or
-// an organization (any call but a GET or a readOnly route) empties the cache before it answers, so sign-out or a
+// an organization (any call but a GET, a readOnly or a keepsSessions route) empties the cache before it answers, so sign-out or a
 // disabled user apply to this process's next request; another server process sees them within SESSION_CACHE_MS.
 // Expiry and the idle timeout are checked against the time of each request, cached or not.
 const SESSION_CACHE_MS = 2_000;
@@ -217,7 +219,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
 export function registerGuard(app: FastifyInstance, deps: { db: Database; signingKey: Uint8Array; now: () => Date; requireAdminTwoFactor?: boolean }): void {
   app.decorateRequest('authContext', null);
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !request.routeOptions.config?.readOnly) clearSessionCache(deps.db);
+    const config = request.routeOptions.config;
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !config?.readOnly && !config?.keepsSessions) clearSessionCache(deps.db);
   });
   app.addHook('onRequest', async (request) => {
     const roles = request.routeOptions.config.roles;
