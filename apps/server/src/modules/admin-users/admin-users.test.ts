@@ -6,7 +6,6 @@ import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { describe, expect, it } from 'vitest';
 import { adminUserMessages as text } from '@clinicrelay/contracts/admin-users.ts';
 import { messages } from '@clinicrelay/contracts/errors.ts';
-import { passwordMessages } from '@clinicrelay/contracts/passwords.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { refreshTokens, sessions } from '../../db/schema/auth.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
