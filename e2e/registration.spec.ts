@@ -170,6 +170,8 @@ test('a new clinic finds registration from the sign-in page, and the email field
   await expectHeading(page, 'Register your organization');
   const email = page.getByRole('textbox', { name: 'Email (your username)' });
   await email.fill('not an email');
+  // Checked on Register, not while typing (typing would tell anyone whether an account exists).
+  await page.getByRole('button', { name: 'Register' }).click();
   await page.getByText('Username is not valid').waitFor();
   await page.getByRole('link', { name: 'Sign in' }).click();
   await expectHeading(page, 'Sign in');
