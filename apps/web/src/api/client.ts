@@ -153,7 +153,9 @@ export async function apiResponse(path: string, options: Omit<ApiFetchOptions<un
     const organizationCancelled = response.status === 403 && error.message === messages.organizationCancelled;
     // Likewise an administrator who must enrol in two-factor sign-in: the enrolment modal's business (issue 14 §6).
     const enrolmentRequired = response.status === 403 && error.message === messages.twoFactorEnrolmentRequired;
-    if (report && !organizationCancelled && !enrolmentRequired && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
+    // Pending new terms: the terms dialog (which cannot be dismissed) is in charge, not a sign-out.
+    const termsPending = response.status === 403 && error.message === messages.termsAcceptanceRequired;
+    if (report && !organizationCancelled && !enrolmentRequired && !termsPending && (response.status === 401 || response.status === 403)) reportAuthFailure(error, bearer !== null);
     throw error;
   }
   return response;
