@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { messages } from '@clinicrelay/contracts/errors.ts';
 import { identityMessages as text, MAX_ID_DOCUMENT_BYTES, type IdentityProofingResult } from '@clinicrelay/contracts/identity-proofing.ts';
 import { auditEvents } from '../../db/schema/audit.ts';
-import { identityProofingAttempts } from '../../db/schema/onboarding.ts';
+import { eulaAcceptances, eulas, identityProofingAttempts } from '../../db/schema/onboarding.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
@@ -54,6 +54,11 @@ describe('identity proofing (end-user §3 Identity, §4 Onboarding, §5 Identity
     t.clock.now = new Date(t.clock.now.getTime() + 60_000);
     await db().update(organizations).set({ isIdProofed: false, idProofedAttemptDate: null, isAcceptedEula: true }).where(eq(organizations.subdomain, 'hillcrest'));
     await db().update(users).set({ idProofed: false, idProofStatus: null }).where(eq(users.userName, HILLCREST));
+    // Terms accepted means the organization's flag and Hannah's own acceptance (the API gates on both).
+    const userId = (await hannah()).id;
+    for (const { id } of await db().select({ id: eulas.id }).from(eulas).where(eq(eulas.isActive, true))) {
+      await db().insert(eulaAcceptances).values({ eulaId: id, userId, ip: '127.0.0.1' }).onConflictDoNothing();
+    }
   };
   const submit = async (body: unknown, who = HILLCREST) => t.call(who, 'POST', '/api/identityproofing/identity', body);
   const answer = async (body: unknown, who = HILLCREST) => t.call(who, 'POST', '/api/identityproofing/answers', body);
