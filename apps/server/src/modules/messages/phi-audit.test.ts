@@ -35,6 +35,8 @@ describe('audit of PHI in lists and patient changes', () => {
       searched: true,
       startDate: null,
       endDate: null,
+      // The list's userId filter (issue 26) is recorded like the other filters.
+      userId: null,
     });
     expect(JSON.stringify(releaseRow.details)).not.toContain('Alvarez');
 
