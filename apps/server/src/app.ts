@@ -226,7 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   notificationsRoutes(app, { db, now });
   downloadsRoutes(app, { db, now, blobs, scanner });
   // config.identityProofingProvider is 'sandbox': the only provider so far.
-  identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.publicUrl });
+  identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
