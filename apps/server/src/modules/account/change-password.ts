@@ -13,7 +13,7 @@ import { queuePasswordChangedMail, revokeSessionsOf, type PasswordLinkDeps } fro
 import * as q from './queries.ts';
 import { lockState, lockWindowStart, type Caller } from './service.ts';
 
-export type ChangePasswordDeps = Pick<PasswordLinkDeps, 'db' | 'now' | 'mailFrom'> & { publicUrl?: string | undefined };
+export type ChangePasswordDeps = Pick<PasswordLinkDeps, 'db' | 'now' | 'mailFrom'> & { publicUrl: string };
 
 const field = (name: keyof ChangePasswordRequest, message: string) => badRequest(message, { [name]: [message] });
 

@@ -34,7 +34,7 @@ export interface PasswordLinkDeps {
   now: () => Date;
   signingKey: Uint8Array;
   mailFrom: MailAddress;
-  publicUrl: string | undefined;
+  publicUrl: string;
 }
 
 // The token's HMAC purpose; the link's binding is the password hash ('' before the first password).
@@ -50,7 +50,7 @@ function readToken(token: string) {
   return { ...read, purpose };
 }
 
-export const passwordLink = (publicUrl: string | undefined, token: string) => appUrl(publicUrl, `/account/password?token=${encodeURIComponent(token)}`);
+export const passwordLink = (publicUrl: string, token: string) => appUrl(publicUrl, `/account/password?token=${encodeURIComponent(token)}`);
 
 function passwordLinkMail(purpose: PasswordLinkPurpose, name: string, link: string) {
   const brand = DEFAULT_BRAND_NAME;
@@ -102,7 +102,7 @@ const signedFor = (key: Uint8Array, token: NonNullable<ReturnType<typeof readTok
 
 /** POST /api/account/password: sets the password of the link's user; the link is then used up. Two-factor sign-in
  * stays as it was: a reset proves control of the mailbox, not of the second factor (issue 14 §5). */
-export async function setPasswordFromLink(deps: Omit<PasswordLinkDeps, 'publicUrl'> & { publicUrl?: string | undefined }, body: z.output<typeof setPasswordRequest>, ip: string) {
+export async function setPasswordFromLink(deps: Omit<PasswordLinkDeps, 'publicUrl'> & { publicUrl: string }, body: z.output<typeof setPasswordRequest>, ip: string) {
   const invalid = () => badRequest(adminUserMessages.linkInvalid, { token: [adminUserMessages.linkInvalid] });
   const token = readToken(body.token);
   const now = deps.now();
@@ -128,7 +128,7 @@ export async function setPasswordFromLink(deps: Omit<PasswordLinkDeps, 'publicUr
 
 /** The notice after a change or a reset: when, and what to do if it was not the user. No link with a token, no password. */
 export async function queuePasswordChangedMail(
-  deps: Pick<PasswordLinkDeps, 'mailFrom'> & { publicUrl?: string | undefined },
+  deps: Pick<PasswordLinkDeps, 'mailFrom'> & { publicUrl: string },
   tx: DbOrTx,
   user: { email: string; firstName: string; lastName: string; defaultOrganizationId: string | null },
   at: Date,

@@ -299,7 +299,7 @@ describe('identity proofing (end-user §3 Identity, §4 Onboarding, §5 Identity
       scanner: { configured: true, ping: async () => true, scan: async () => ({ clean: false, signature: 'Eicar-Test-Signature' }) },
       files: sharedWorkerPool(t.config.fileWorkers),
       mailFrom: t.config.mailFrom,
-      publicUrl: t.config.publicUrl,
+      publicUrl: t.config.appUrl,
     };
     const caller = { session: { userId: hannahRow.id, userName: HILLCREST, sessionId: 's', organizationId: org.id, roles: ['Administrator' as const], organizationCancelled: false }, organizationId: org.id };
     const before = (await hannah()).idProofBlobId;

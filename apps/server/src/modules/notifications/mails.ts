@@ -1,14 +1,15 @@
 import { notificationMails } from '@clinicrelay/contracts/notifications.ts';
 import { html } from '../../platform/mail/html.ts';
+import { appUrl } from '../../platform/mail/layout.ts';
 
 // The notification mails: a count and a link, never a subject, patient, sender or file name (issue 13 §5). The link
 // takes the user to the product, where they sign in to see the messages.
 
 export type NotificationKind = 'NewMessages' | 'UnprocessedReminder' | 'FailedMessagesDigest' | 'UnassignedMessages';
 
-const baseUrl = (publicUrl: string | undefined) => (publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
+const baseUrl = (publicUrl: string) => appUrl(publicUrl, '');
 
-function build(publicUrl: string | undefined, subject: string, intro: string, linkLabel: string, path: string) {
+function build(publicUrl: string, subject: string, intro: string, linkLabel: string, path: string) {
   const base = baseUrl(publicUrl);
   const link = `${base}${path}`;
   const settings = `${base}/settings/notifications`;
@@ -25,7 +26,7 @@ function build(publicUrl: string | undefined, subject: string, intro: string, li
   return { subject, text, html: body };
 }
 
-export function notificationMail(kind: NotificationKind, count: number, publicUrl: string | undefined) {
+export function notificationMail(kind: NotificationKind, count: number, publicUrl: string) {
   switch (kind) {
     case 'NewMessages': {
       const subject = notificationMails.newMessagesSubject(count);

@@ -59,7 +59,7 @@ export interface NotificationMailDeps {
   db: Database;
   now: () => Date;
   mailFrom: MailAddress;
-  publicUrl?: string | undefined;
+  publicUrl: string;
 }
 
 // The 'new-message-notices' workflow: one mail per user with the count of their pending notices, queued in the

@@ -10,6 +10,7 @@ import { findUsable } from '../certificates/queries.ts';
 import * as q from './queries.ts';
 import { provisionOnActivation } from './provisioning.ts';
 import { getOrganization, type OrganizationsDeps } from './service.ts';
+import { appUrl } from '../../platform/mail/layout.ts';
 
 // Addresses that can sign for Direct recipients at other HISPs (an enabled certificate, valid now); the others
 // reach this installation's organizations only until a certificate is imported.
@@ -45,7 +46,7 @@ export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller
     const status = admins.length > 0 ? await sendingStatusOf(tx, id, deps.now()) : null;
     const brand = (current.brandId && (await q.brandName(tx, current.brandId))) || 'ClinicRelay';
     for (const admin of admins) {
-      const mail = activationMail({ brand, organizationName: current.name, name: admin.fullName || admin.userName, publicUrl: deps.appUrl ?? deps.publicUrl, status: status! });
+      const mail = activationMail({ brand, organizationName: current.name, name: admin.fullName || admin.userName, publicUrl: deps.appUrl, status: status! });
       await queueMail(tx, { kind: 'OrganizationActivated', organizationId: id, from: deps.mailFrom, to: { name: admin.fullName, address: admin.email }, ...mail });
     }
     await writeAudit(tx, {
@@ -58,8 +59,8 @@ export async function setActivation(deps: OrganizationsDeps, caller: AdminCaller
 }
 
 // The mail says what the clinic can do now, and exactly what is still pending when something is.
-function activationMail(m: { brand: string; organizationName: string; name: string; publicUrl: string | undefined; status: SendingStatus }) {
-  const link = (m.publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
+function activationMail(m: { brand: string; organizationName: string; name: string; publicUrl: string; status: SendingStatus }) {
+  const link = appUrl(m.publicUrl, '');
   const subject = `${m.organizationName} is now active on ${m.brand}`;
   const addresses = m.status.addresses.map((a) => a.fullAddress);
   const lines =

@@ -4,10 +4,11 @@ import { html } from '../../platform/mail/html.ts';
 import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import * as q from './queries.ts';
+import { appUrl } from '../../platform/mail/layout.ts';
 
 export interface OperatorNoticeDeps {
   mailFrom: MailAddress;
-  publicUrl: string | undefined;
+  publicUrl: string;
 }
 
 const WHAT: Record<OrganizationQueue, { subject: (name: string) => string; line: (name: string) => string; action: string }> = {
@@ -32,7 +33,7 @@ export async function notifyOperators(tx: DbOrTx, deps: OperatorNoticeDeps, orga
   if (!organization) return 0;
   const name = organization.organization.name;
   const operators = await q.findSystemAdministrators(tx);
-  const base = (deps.publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
+  const base = appUrl(deps.publicUrl, '');
   const link = `${base}/admin/organizations?status=${queue}`;
   const what = WHAT[queue];
   const subject = what.subject(name);

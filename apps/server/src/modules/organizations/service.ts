@@ -29,7 +29,7 @@ export interface OrganizationsDeps {
   mailFrom: MailAddress;
   // The records address's domain comes from PUBLIC_URL; links in mails point at appUrl (this server without one).
   publicUrl: string | undefined;
-  appUrl?: string;
+  appUrl: string;
   customerMessaging: CustomerMessagingService;
 }
 

@@ -24,7 +24,7 @@ export interface RegistrationDeps {
   now: () => Date;
   signingKey: Uint8Array;
   mailFrom: MailAddress;
-  publicUrl: string | undefined;
+  publicUrl: string;
 }
 
 export interface Caller {
@@ -92,7 +92,7 @@ async function freeSubdomain(tx: DbOrTx, name: string) {
   return `org-${randomBytes(4).toString('hex')}`;
 }
 
-export const verificationLink = (publicUrl: string | undefined, token: string) => appUrl(publicUrl, `/account/verify?token=${encodeURIComponent(token)}`);
+export const verificationLink = (publicUrl: string, token: string) => appUrl(publicUrl, `/account/verify?token=${encodeURIComponent(token)}`);
 
 const verificationMail = (name: string, link: string) =>
   linkMail({

@@ -7,17 +7,18 @@ import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.ts';
 import type { CheckedLogo } from '../../platform/files/logo.ts';
 import * as q from './queries.ts';
+import { appUrl } from '../../platform/mail/layout.ts';
 
 export interface ResellersDeps {
   db: Database;
   blobs: BlobStore;
   now: () => Date;
-  publicUrl: string | undefined;
+  publicUrl: string;
 }
 
 // The same fallback as the invitation links when PUBLIC_URL is not set (development).
-const baseUrl = (publicUrl: string | undefined) => (publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
-export const registerUrl = (publicUrl: string | undefined, urlCode: string) => `${baseUrl(publicUrl)}${REGISTER_PATH}${urlCode}`;
+const baseUrl = (publicUrl: string) => appUrl(publicUrl, '');
+export const registerUrl = (publicUrl: string, urlCode: string) => `${baseUrl(publicUrl)}${REGISTER_PATH}${urlCode}`;
 
 export const logoPath = (row: q.ResellerRow) => (row.logoBlobId ? `/api/resellers/${row.id}/logo?v=${row.logoBlobId.slice(0, 8)}` : null);
 

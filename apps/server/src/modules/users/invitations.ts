@@ -10,12 +10,13 @@ import { queueMail } from '../../platform/mail/outbox.ts';
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { organizationWithSettings } from '../organization-settings/service.ts';
 import * as q from './queries.ts';
+import { appUrl } from '../../platform/mail/layout.ts';
 
 export interface InvitationsDeps {
   db: Database;
   now: () => Date;
   mailFrom: MailAddress;
-  publicUrl: string | undefined;
+  publicUrl: string;
 }
 
 export const INVITATION_SENT = 'InvitationSent';
@@ -23,8 +24,8 @@ export const INVITATION_SENT = 'InvitationSent';
 const HOUR_MS = 3_600_000;
 
 // The registration page (issue 14) reads the code to prefill its form.
-export const registrationLink = (publicUrl: string | undefined, code: string) =>
-  `${(publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '')}/account/register?invitation=${encodeURIComponent(code)}`;
+export const registrationLink = (publicUrl: string, code: string) =>
+  `${appUrl(publicUrl, '')}/account/register?invitation=${encodeURIComponent(code)}`;
 
 export interface InvitationMailInput {
   brandName: string;

@@ -10,6 +10,7 @@ import { circuitWait, closeCircuit, countFailure } from './circuit.ts';
 import { guardedPost, type PostResult, type ResolveHost } from './guarded-post.ts';
 import * as q from './queries.ts';
 import { openWebhookSecret } from './secrets.ts';
+import { appUrl } from '../../platform/mail/layout.ts';
 
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhook-delivery';
 
@@ -77,7 +78,7 @@ export interface WebhookDeliveryDeps {
   db: Database;
   now: () => Date;
   mailFrom: MailAddress;
-  publicUrl?: string | undefined;
+  publicUrl: string;
   // BLOB_ENCRYPTION_KEY: the stored credentials are sealed under a key derived from it (secrets.ts).
   secretKey: Uint8Array;
   timeoutMs?: number;
@@ -160,8 +161,8 @@ export function webhookDeliveryWorkflow(deps: WebhookDeliveryDeps): WorkflowHand
 }
 
 // Names the URL only (no message, patient or event content): the Administrator fixes the receiver and re-enables it.
-function disabledMail(url: string, publicUrl: string | undefined) {
-  const link = `${(publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '')}/settings/webhooks`;
+function disabledMail(url: string, publicUrl: string) {
+  const link = `${appUrl(publicUrl, '')}/settings/webhooks`;
   const subject = 'A webhook was disabled';
   const intro = `The webhook to ${url} has failed every delivery for a day and was disabled. Check the receiver, then enable the webhook again in Settings.`;
   const text = [intro, '', `Webhooks: ${link}`, ''].join('\n');

@@ -27,7 +27,7 @@ describe('a failing webhook’s circuit (issue 26)', () => {
   const run = (workerId?: string) =>
     runOnce({
       db: db(),
-      handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: db(), now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey, allowLoopback: true })]]),
+      handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: db(), now: () => t.clock.now, mailFrom: t.config.mailFrom, publicUrl: t.config.appUrl, secretKey: t.config.blobEncryptionKey, allowLoopback: true })]]),
       logger: quiet,
       ...(workerId ? { workerId } : {}),
     });

@@ -32,7 +32,7 @@ function loopbackSuite(env: 'production' | 'development') {
       handlers: new Map([
         [
           WEBHOOK_DELIVERY_WORKFLOW,
-          webhookDeliveryWorkflow({ db: db(), now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback, resolveHost }),
+          webhookDeliveryWorkflow({ db: db(), now: () => t.clock.now, mailFrom: t.config.mailFrom, publicUrl: t.config.appUrl, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback, resolveHost }),
         ],
       ]),
       logger: quiet,

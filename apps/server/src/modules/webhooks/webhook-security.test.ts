@@ -33,7 +33,7 @@ describe('webhook security (issue 13 §6)', () => {
   const runDeliveries = () =>
     runOnce({
       db: db(),
-      handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: db(), now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback, resolveHost })]]),
+      handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: db(), now: () => t.clock.now, mailFrom: t.config.mailFrom, publicUrl: t.config.appUrl, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback, resolveHost })]]),
       logger: quiet,
     });
   const put = (body: object) => t.call(ADMIN, 'PUT', '/api/webhooks/', { url, events: ['message.received'], authenticationType: 'HmacSha256', ...body });

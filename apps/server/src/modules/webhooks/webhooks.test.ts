@@ -34,7 +34,7 @@ describe('webhooks (issue 13 §6)', () => {
   let lakeside: string;
   const orgId = async (subdomain: string) => (await db().select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, subdomain)))[0]!.id;
   const runDeliveries = (database: Database = db()) =>
-    runOnce({ db: database, handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: database, now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback })]]), logger: quiet });
+    runOnce({ db: database, handlers: new Map([[WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow({ db: database, now: () => t.clock.now, mailFrom: t.config.mailFrom, publicUrl: t.config.appUrl, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback })]]), logger: quiet });
   const create = async (body: object, user = ADMIN) => {
     const res = await t.call(user, 'PUT', '/api/webhooks/', { url, events: ['message.received'], ...body });
     expect(res.statusCode, res.body).toBe(200);
@@ -188,7 +188,7 @@ describe('webhooks (issue 13 §6)', () => {
       get: (target, key, receiverObj) =>
         key === 'transaction' ? () => Promise.reject(new Error('worker killed')) : (Reflect.get(target, key, receiverObj) as unknown),
     });
-    const handler = webhookDeliveryWorkflow({ db: dying, now: () => t.clock.now, mailFrom: t.config.mailFrom, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback });
+    const handler = webhookDeliveryWorkflow({ db: dying, now: () => t.clock.now, mailFrom: t.config.mailFrom, publicUrl: t.config.appUrl, secretKey: t.config.blobEncryptionKey, allowLoopback: t.config.webhooks.allowLoopback });
     await expect(handler(workflowContext({ db: dying, workflow: workflow!, now: () => t.clock.now, signal: new AbortController().signal }))).rejects.toThrow('worker killed');
     expect(receiver.received).toHaveLength(1);
     // Another worker runs the workflow again.

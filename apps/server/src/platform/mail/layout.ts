@@ -3,8 +3,8 @@ import { html, type SafeHtml } from './html.ts';
 // The frame and the one-time-link layout the account mails share (email confirmation, account creation, password
 // reset, password changed): one place for the markup, so the mails look alike.
 
-/** An absolute link into the web app: PUBLIC_URL (without a trailing slash) and the path. */
-export const appUrl = (publicUrl: string | undefined, path: string) => `${(publicUrl ?? 'http://localhost:8080').replace(/\/+$/, '')}${path}`;
+/** An absolute link into the web app: config.appUrl (PUBLIC_URL, else this server's own port) and the path. */
+export const appUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
 
 /** A mail's HTML document: the subject as its title, the house font, and the paragraphs given. */
 export const mailDocument = (subject: string, paragraphs: SafeHtml) => html`<!doctype html>
