@@ -1,9 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { introduce } from '../scripts/direct-introduce.mjs';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
 import { DEMO_PASSWORD } from './support/constants.ts';
 import { composeReferral, expectHeading, findInIntake, sendAndOpen, signIn } from './support/journeys.ts';
+import { currentServer } from './support/current-server.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { test } from './support/test.ts';
 
@@ -25,8 +26,7 @@ const PEER_START_MS = 180_000;
 let peer: RunningServer;
 
 beforeAll(async () => {
-  const direct = inject('direct');
-  const peerDirect = inject('peerDirect');
+  const { direct, peerDirect, baseUrl } = currentServer();
   peer = await startServer({
     smtpPort: peerDirect.smtpPort,
     dnsPort: peerDirect.dnsPort,
@@ -34,7 +34,7 @@ beforeAll(async () => {
     logName: 'peer-server.log',
     env: { DEMO_WORLD: 'peer', DIRECT_SMARTHOSTS: `direct.example.org=127.0.0.1:${direct.smtpPort}` },
   });
-  await introduce(inject('baseUrl'), peer.baseUrl, DEMO_PASSWORD);
+  await introduce(baseUrl, peer.baseUrl, DEMO_PASSWORD);
 }, PEER_START_MS);
 
 afterAll(async () => {

@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './support/workers.ts';
 
-// `npm run e2e`: journeys in real Chromium against one server started by the global setup.
+// `npm run e2e`: journeys in real Chromium, files spread over E2E_WORKERS workers, each with its own seeded server
+// (global setup); within a worker files run one after another, tests inside a file in order.
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -9,8 +11,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test-results/**'],
     environment: 'node',
     globalSetup: ['./support/global-setup.ts'],
-    // One server and 2 cores: files run one after another, tests inside a file in order.
-    fileParallelism: false,
+    fileParallelism: E2E_WORKERS > 1,
+    maxWorkers: E2E_WORKERS,
     sequence: { concurrent: false },
     testTimeout: 30_000,
     // The first start seeds the demo world in an empty database: ~20 s on 2 cores, more on a busy CI box.

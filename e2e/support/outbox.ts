@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { currentServer } from './current-server.ts';
 
 // The server's mail outbox (DATA_DIR/outbox, one .eml per mail without SMTP_URL): journeys read what it sent.
-const outboxDir = () => path.join(inject('dataDir'), 'outbox');
+const outboxDir = () => path.join(currentServer().dataDir, 'outbox');
 
 // Quoted-printable undone (soft line breaks and =XX), so links and texts read as sent.
 const decoded = (eml: string) => eml.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));

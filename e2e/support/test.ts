@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject, test as base } from 'vitest';
+import { test as base } from 'vitest';
+import { currentServer } from './current-server.ts';
 import { launchChromium } from './browser.ts';
 import { RESULTS_DIR } from './constants.ts';
 
@@ -29,7 +30,7 @@ export async function newContext(browser: Browser, baseUrl: string): Promise<Bro
 // Fixtures without dependencies still need an object pattern: vitest reads the parameter list.
 /* eslint-disable no-empty-pattern */
 export const test = base
-  .extend('baseUrl', { scope: 'file' }, async ({}) => inject('baseUrl'))
+  .extend('baseUrl', { scope: 'file' }, async ({}) => currentServer().baseUrl)
   .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
     const browser = await launchChromium();
     onCleanup(() => browser.close());

@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns/promises';
 import type dnsPacket from 'dns-packet';
 import { startDnsServer, type DnsQuestion } from '../platform/direct/dns-server.ts';
 
@@ -55,5 +56,15 @@ export async function startDnsTestServer(records: dnsPacket.Answer[]): Promise<D
     },
     queries,
     close: () => server.close(),
+  };
+}
+
+/** Looks A records up in `server` only (as a webhook's host is resolved), telling `onLookup` each name asked. */
+export function resolve4With(server: DnsTestServer, onLookup: (host: string) => void = () => undefined) {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver.setServers([server.address]);
+  return async (host: string) => {
+    onLookup(host);
+    return (await resolver.resolve4(host)).map((address) => ({ address, family: 4 as const }));
   };
 }

@@ -263,22 +263,18 @@ describe('forgotten password: POST /api/users/resetpassword without a session', 
 
   it('administrators creating a user with a password follow the rules too', async () => {
     const [lakeside] = await t.handle.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, 'lakeside'));
-    const res = await t.call('sysadmin@example.org', 'POST', '/api/admin/users', {
-      userDetails: { userName: 'dana.reed@lakeside.example.org', firstName: 'Dana', lastName: 'Reed', email: '', roleName: 'User', primaryJobFunction: { id: 1 } },
-      password: 'sunshine1',
-      confirmPassword: 'sunshine1',
-      organizationId: lakeside!.id,
-      emailCreatePassword: false,
-    });
+    const createDana = (password: string) =>
+      t.call('sysadmin@example.org', 'POST', '/api/admin/users', {
+        userDetails: { userName: 'dana.reed@lakeside.example.org', firstName: 'Dana', lastName: 'Reed', email: '', roleName: 'User', primaryJobFunction: { id: 1 } },
+        password,
+        confirmPassword: password,
+        organizationId: lakeside!.id,
+        emailCreatePassword: false,
+      });
+    const res = await createDana('sunshine1');
     expect(res.statusCode).toBe(400);
     expect(res.json().modelState).toEqual({ password: [passwordMessages.breached] });
-    const guessable = await t.call('sysadmin@example.org', 'POST', '/api/admin/users', {
-      userDetails: { userName: 'dana.reed@lakeside.example.org', firstName: 'Dana', lastName: 'Reed', email: '', roleName: 'User', primaryJobFunction: { id: 1 } },
-      password: 'Summer2023!',
-      confirmPassword: 'Summer2023!',
-      organizationId: lakeside!.id,
-      emailCreatePassword: false,
-    });
+    const guessable = await createDana('Summer2023!');
     expect(guessable.statusCode).toBe(400);
     expect(guessable.json().modelState).toEqual({ password: [passwordMessages.wordAndYear] });
   });

@@ -12,6 +12,7 @@ import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { referralDraft } from '../../test/referral.ts';
 
 const LAKESIDE_USER = 'user@lakeside.example.org';
 const RIVERVIEW_USER = 'user@riverview.example.org';
@@ -53,14 +54,7 @@ describe('a local delivery shares the sent file instead of copying it', () => {
   // Lakeside's sent referral with one PDF, delivered to Riverview; the ids of both messages and attachments.
   async function sendReferral() {
     const releaseTypeId = (await t.call(LAKESIDE_USER, 'GET', '/api/releasetypes')).json()[0].id;
-    const saved = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', {
-      subject: 'Referral: cardiology consult',
-      fromAddress: LAKESIDE_DIRECT,
-      toAddress: RIVERVIEW_DIRECT,
-      body: 'Please see this patient.',
-      releaseTypeId,
-      patient: { firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' },
-    });
+    const saved = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', referralDraft(releaseTypeId, RIVERVIEW_DIRECT, { fromAddress: LAKESIDE_DIRECT, properties: undefined }));
     expect(saved.statusCode, saved.body).toBe(200);
     const sentId = saved.json().id as string;
     const blob = await blobs.put(pdf, { organizationId: lakeside });

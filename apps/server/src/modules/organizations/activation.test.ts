@@ -12,6 +12,7 @@ import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
+import { newOrganizationForm } from '../../test/organization-form.ts';
 
 const HILLCREST = 'admin@hillcrest.example.org';
 const SYSADMIN = 'sysadmin@example.org';
@@ -115,20 +116,7 @@ describe('onboarding to a first send (issue 26 §3b)', () => {
   });
 
   it('activated without the records address and with no other, the mail says no Direct address is in service yet', async () => {
-    const created = await t.call(SYSADMIN, 'POST', '/api/organizations', {
-      name: 'Summit Orthopedics',
-      subdomain: 'summit',
-      brandId: 'clinicrelay',
-      organizationTypeId: 1,
-      organizationSpecialtyId: 2,
-      hispProviderId: 1,
-      organizationNpi: '1234567893',
-      address: { street: '12 Summit Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' },
-      primaryPhone: '(503) 555-0177',
-      primaryContactFirstName: 'Sue',
-      primaryContactLastName: 'Summit',
-      primaryContactEmail: 'sue@summit.example.org',
-    });
+    const created = await t.call(SYSADMIN, 'POST', '/api/organizations', newOrganizationForm());
     expect(created.statusCode, created.body).toBe(200);
     const summit = created.json().id as string;
     const [hannah] = await db().select({ id: users.id }).from(users).where(eq(users.userName, HILLCREST));

@@ -9,25 +9,11 @@ import { mailOutbox } from '../../db/schema/mail.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { users } from '../../db/schema/users.ts';
 import { useTestApp } from '../../test/app.ts';
+import { newOrganizationForm as valid } from '../../test/organization-form.ts';
 import { csvCell } from '../../platform/csv.ts';
 
 const ADMIN = 'sysadmin@example.org';
 
-const valid = (over: Record<string, unknown> = {}) => ({
-  name: 'Summit Orthopedics',
-  subdomain: 'summit',
-  brandId: 'clinicrelay',
-  organizationTypeId: 1,
-  organizationSpecialtyId: 2,
-  hispProviderId: 1,
-  organizationNpi: '1234567893',
-  address: { street: '12 Summit Way', unit: 'Suite 4', city: 'Portland', state: 'OR', zip: '97201', country: 'US' },
-  primaryPhone: '(503) 555-0177',
-  primaryContactFirstName: 'Sue',
-  primaryContactLastName: 'Summit',
-  primaryContactEmail: 'sue@summit.example.org',
-  ...over,
-});
 
 describe('organizations (back-office-a §7 Organizations)', () => {
   const t = useTestApp();

@@ -16,6 +16,7 @@ import { applyNotification, failOverdueDeliveries, markFailed } from '../../tran
 import { receiveHere } from '../../transports/local.ts';
 import { attachReadyPdf } from '../../test/attach-pdf.ts';
 import { startReceiver } from './webhook-test-receiver.ts';
+import { referralDraft } from '../../test/referral.ts';
 
 const ADMIN = 'admin@lakeside.example.org';
 const USER = 'user@lakeside.example.org';
@@ -57,15 +58,7 @@ describeWithFixtures('webhook events of sent and processed messages (issue 13 §
     secret = res.json<{ secret: string }>().secret;
   };
   const draft = async (to: string[] = []) => {
-    const res = await t.call(USER, 'PUT', '/api/messages', {
-      toAddress: to.join('; '),
-      subject: 'Referral: cardiology consult',
-      fromAddress: 'intake@lakeside.direct.example.org',
-      body: 'Please see this patient.',
-      releaseTypeId,
-      patient: { firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' },
-      properties: { includeCoverPage: true, includeMessageBody: true, includeAttachmentDescriptions: true },
-    });
+    const res = await t.call(USER, 'PUT', '/api/messages', referralDraft(releaseTypeId, to.join('; ')));
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ id: string }>().id;
   };

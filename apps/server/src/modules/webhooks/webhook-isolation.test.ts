@@ -16,6 +16,7 @@ import { describeWithFixtures, fixture } from '../../test/shared-fixtures.ts';
 import { emitWebhookEvent } from './delivery-workflow.ts';
 import { sealWebhookSecret } from './secrets.ts';
 import { startReceiver } from './webhook-test-receiver.ts';
+import { referralDraft } from '../../test/referral.ts';
 
 const ADMIN = 'admin@lakeside.example.org';
 const USER = 'user@lakeside.example.org';
@@ -87,15 +88,7 @@ describeWithFixtures('webhooks that hang do not hold up delivery (issue 26)', ()
     await vi.waitFor(() => expect(hanging.connections()).toBeGreaterThanOrEqual(config.workerLanes.webhooks), { timeout: 10_000, interval: 20 });
 
     const releaseTypeId = (await t.call(USER, 'GET', '/api/releasetypes')).json()[0].id;
-    const draft = await t.call(USER, 'PUT', '/api/messages', {
-      toAddress: RIVERVIEW_DIRECT,
-      subject: 'Referral: cardiology consult',
-      fromAddress: 'intake@lakeside.direct.example.org',
-      body: 'Please see this patient.',
-      releaseTypeId,
-      patient: { firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' },
-      properties: { includeCoverPage: true, includeMessageBody: true, includeAttachmentDescriptions: true },
-    });
+    const draft = await t.call(USER, 'PUT', '/api/messages', referralDraft(releaseTypeId, RIVERVIEW_DIRECT));
     expect(draft.statusCode, draft.body).toBe(200);
     const messageId = draft.json<{ id: string }>().id;
     await attachReadyPdf(db(), config, { messageId, organizationId: lakeside }, fixture('pdf/ud-sample.pdf'));

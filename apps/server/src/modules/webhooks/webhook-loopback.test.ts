@@ -1,4 +1,3 @@
-import { Resolver } from 'node:dns/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { webhookMessages, type WebhookDetail } from '@clinicrelay/contracts/webhooks.ts';
@@ -7,7 +6,7 @@ import { webhooks } from '../../db/schema/webhooks.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { testConfig, useTestApp, type TestContext } from '../../test/app.ts';
-import { startDnsTestServer, type DnsTestServer } from '../../test/dns-test-server.ts';
+import { resolve4With, startDnsTestServer, type DnsTestServer } from '../../test/dns-test-server.ts';
 import { emitWebhookEvent, WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from './delivery-workflow.ts';
 import type { ResolveHost } from './guarded-post.ts';
 import { startReceiver } from './webhook-test-receiver.ts';
@@ -56,9 +55,7 @@ function loopbackSuite(env: 'production' | 'development') {
       { type: 'A', name: 'sneaky.example.org', ttl: 60, data: '203.0.113.7' },
       { type: 'A', name: 'sneaky.example.org', ttl: 60, data: '127.0.0.2' },
     ]);
-    const resolver = new Resolver({ timeout: 2000, tries: 1 });
-    resolver.setServers([dns.address]);
-    resolveHost = async (host) => (await resolver.resolve4(host)).map((address) => ({ address, family: 4 }));
+    resolveHost = resolve4With(dns);
     lakeside = (await db().select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, 'lakeside')))[0]!.id;
   });
   afterAll(async () => {

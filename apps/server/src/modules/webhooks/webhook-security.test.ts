@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { Resolver } from 'node:dns/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_SIGNATURE_HEADER, webhookMessages } from '@clinicrelay/contracts/webhooks.ts';
@@ -8,7 +7,7 @@ import { webhooks } from '../../db/schema/webhooks.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
 import { useTestApp } from '../../test/app.ts';
-import { startDnsTestServer, type DnsTestServer } from '../../test/dns-test-server.ts';
+import { resolve4With, startDnsTestServer, type DnsTestServer } from '../../test/dns-test-server.ts';
 import { emitWebhookEvent, WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from './delivery-workflow.ts';
 import type { ResolveHost } from './guarded-post.ts';
 import { startReceiver } from './webhook-test-receiver.ts';
@@ -54,12 +53,7 @@ describe('webhook security (issue 13 §6)', () => {
       { type: 'A', name: 'mixed.example.org', ttl: 60, data: '169.254.169.254' },
       { type: 'A', name: 'receiver.example.org', ttl: 60, data: '127.0.0.1' },
     ]);
-    const resolver = new Resolver({ timeout: 2000, tries: 1 });
-    resolver.setServers([dns.address]);
-    resolveHost = async (host) => {
-      lookups.push(host);
-      return (await resolver.resolve4(host)).map((address) => ({ address, family: 4 }));
-    };
+    resolveHost = resolve4With(dns, (host) => lookups.push(host));
     lakeside = (await db().select({ id: organizations.id }).from(organizations).where(eq(organizations.subdomain, 'lakeside')))[0]!.id;
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { workflows } from '../../db/schema/workflows.ts';
 import { testConfig } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
+import { heldWorkflow } from '../../test/held-workflow.ts';
 import { WorkflowDeferred, type WorkflowHandler, type WorkflowLogger } from './context.ts';
 import { enqueue } from './enqueue.ts';
 import { workflowHandlers, workflowLanes } from './registry.ts';
@@ -24,17 +25,9 @@ describe('workflow lanes and per-organization fairness', () => {
   const load = async (id: string) => (await db().select().from(workflows).where(eq(workflows.id, id)))[0]!;
 
   it('runs a lane’s work while every loop of another lane is stuck', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((done) => (release = done));
-    let slowStarted = 0;
+    const slow = heldWorkflow();
     const handlers = new Map<string, WorkflowHandler>([
-      [
-        'lane-slow',
-        async () => {
-          slowStarted++;
-          await released;
-        },
-      ],
+      ['lane-slow', slow.handler],
       ['lane-fast', async () => undefined],
     ]);
     for (let i = 0; i < 5; i++) await enqueue(db(), { type: 'lane-slow', payload: { i } });
@@ -49,16 +42,16 @@ describe('workflow lanes and per-organization fairness', () => {
       logger: quiet,
     });
     try {
-      await vi.waitFor(() => expect(slowStarted).toBe(2));
+      await vi.waitFor(() => expect(slow.runs).toBe(2));
       const fast = await enqueue(db(), { type: 'lane-fast', payload: {} });
       await vi.waitFor(async () => expect((await load(fast)).status).toBe('Completed'), { timeout: 5_000, interval: 20 });
       // The slow lane keeps to its own limit: two at a time, the rest wait.
-      expect(slowStarted).toBe(2);
-      const slow = await db().select().from(workflows).where(eq(workflows.type, 'lane-slow'));
-      expect(slow.filter((w) => w.status === 'Running')).toHaveLength(2);
-      expect(slow.filter((w) => w.status === 'Pending')).toHaveLength(3);
+      expect(slow.runs).toBe(2);
+      const rows = await db().select().from(workflows).where(eq(workflows.type, 'lane-slow'));
+      expect(rows.filter((w) => w.status === 'Running')).toHaveLength(2);
+      expect(rows.filter((w) => w.status === 'Pending')).toHaveLength(3);
     } finally {
-      release();
+      slow.release();
       await workers.stop();
     }
   });

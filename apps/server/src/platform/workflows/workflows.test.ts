@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { createTestDatabase } from '../../test/database.ts';
+import { heldWorkflow } from '../../test/held-workflow.ts';
 import { workflowContext, type WorkflowContext, type WorkflowHandler, type WorkflowLogger } from './context.ts';
 import { enqueue } from './enqueue.ts';
 import { claimNext, runOnce, startWorkers } from './runner.ts';
@@ -209,60 +210,40 @@ describe('durable workflows', () => {
   });
 
   it('keeps the lease of a long-running workflow alive with heartbeats', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((done) => (release = done));
-    let runs = 0;
-    const handlers = new Map<string, WorkflowHandler>([
-      [
-        'long-test',
-        async () => {
-          runs++;
-          await released;
-        },
-      ],
-    ]);
+    const long = heldWorkflow();
+    const handlers = new Map<string, WorkflowHandler>([['long-test', long.handler]]);
     const id = await enqueue(db(), { type: 'long-test', payload: {} });
     const workers = await startWorkers({ db: db(), handlers, leaseMs: 600, pollIntervalMs: 20, logger: quiet });
     try {
-      await vi.waitFor(() => expect(runs).toBe(1));
+      await vi.waitFor(() => expect(long.runs).toBe(1));
       await sleep(1500); // two and a half leases
       expect(await runOnce({ db: db(), handlers, workerId: 'thief', logger: quiet })).toBe(0);
-      release();
+      long.release();
       await vi.waitFor(async () => expect((await load(id)).status).toBe('Completed'));
     } finally {
-      release();
+      long.release();
       await workers.stop();
     }
-    expect(runs).toBe(1);
+    expect(long.runs).toBe(1);
     expect((await load(id)).attempts).toBe(1);
   });
 
   it('stop() lets the running workflow finish and claims nothing more', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((done) => (release = done));
-    let started = 0;
-    const handlers = new Map<string, WorkflowHandler>([
-      [
-        'stop-test',
-        async ({ step }) => {
-          started++;
-          await step('slow', '', () => released);
-        },
-      ],
-    ]);
+    const slow = heldWorkflow();
+    const handlers = new Map<string, WorkflowHandler>([['stop-test', slow.handler]]);
     const first = await enqueue(db(), { type: 'stop-test', payload: {} });
     const workers = await startWorkers({ db: db(), handlers, concurrency: 1, pollIntervalMs: 20, logger: quiet });
-    await vi.waitFor(() => expect(started).toBe(1));
+    await vi.waitFor(() => expect(slow.runs).toBe(1));
     const second = await enqueue(db(), { type: 'stop-test', payload: {} });
 
     let stopped = false;
     const stopping = workers.stop().then(() => (stopped = true));
     await sleep(100);
     expect(stopped).toBe(false);
-    release();
+    slow.release();
     await stopping;
 
-    expect(started).toBe(1);
+    expect(slow.runs).toBe(1);
     expect((await load(first)).status).toBe('Completed');
     expect((await load(second)).status).toBe('Pending');
   });

@@ -91,6 +91,17 @@ function start(more: Record<string, (body: unknown) => Response> = {}) {
   return api;
 }
 
+// Add User's name, organization and role filled in for Dana Reed of Lakeside.
+async function fillDana(user: ReturnType<typeof userEvent.setup>, dialog: HTMLElement) {
+    await user.type(within(dialog).getByRole('textbox', { name: 'User name (email)' }), 'dana@lakeside.example.org');
+    await user.type(within(dialog).getByRole('textbox', { name: 'First name' }), 'Dana');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Last name' }), 'Reed');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Organization' }), 'La');
+    await user.click(await screen.findByRole('option', { name: 'Lakeside Family Medicine' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
+    await user.click(await screen.findByRole('option', { name: 'User' }));
+}
+
 describe('Users', { timeout: 30_000 }, () => {
   it('lists users with admin icons and shows each row’s actions by its rules', async () => {
     const { calls } = start();
@@ -139,13 +150,7 @@ describe('Users', { timeout: 30_000 }, () => {
     expect(within(dialog).getByText(text.jobFunctionRequired)).toBeTruthy();
     expect(within(dialog).getByText(text.passwordRequired)).toBeTruthy();
 
-    await user.type(within(dialog).getByRole('textbox', { name: 'User name (email)' }), 'dana@lakeside.example.org');
-    await user.type(within(dialog).getByRole('textbox', { name: 'First name' }), 'Dana');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Last name' }), 'Reed');
-    await user.type(within(dialog).getByRole('combobox', { name: 'Organization' }), 'La');
-    await user.click(await screen.findByRole('option', { name: 'Lakeside Family Medicine' }));
-    await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
-    await user.click(await screen.findByRole('option', { name: 'User' }));
+    await fillDana(user, dialog);
     await user.click(within(dialog).getByRole('combobox', { name: 'Primary job function' }));
     await user.click(await screen.findByRole('option', { name: 'Physician' }));
     await user.type(within(dialog).getByLabelText(/^Password/), 'Kestrel-harbor-42');
@@ -173,13 +178,7 @@ describe('Users', { timeout: 30_000 }, () => {
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Add User' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add User' });
-    await user.type(within(dialog).getByRole('textbox', { name: 'User name (email)' }), 'dana@lakeside.example.org');
-    await user.type(within(dialog).getByRole('textbox', { name: 'First name' }), 'Dana');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Last name' }), 'Reed');
-    await user.type(within(dialog).getByRole('combobox', { name: 'Organization' }), 'La');
-    await user.click(await screen.findByRole('option', { name: 'Lakeside Family Medicine' }));
-    await user.click(within(dialog).getByRole('combobox', { name: 'Role' }));
-    await user.click(await screen.findByRole('option', { name: 'User' }));
+    await fillDana(user, dialog);
     const job = within(dialog).getByRole<HTMLInputElement>('combobox', { name: 'Primary job function' });
     await user.click(job);
     await user.click(await screen.findByRole('option', { name: 'Physician' }));

@@ -43,6 +43,16 @@ const decided = (decision: 'Y' | 'N' | 'R'): IdentityProofingResult => ({ provid
 const status = { provider: 'sandbox', decision: null, documentSubmitted: false };
 const WAIT = { timeout: 3000 };
 
+// The identity form's address (Hannah's, at Hillcrest), then Submit.
+async function submitHillcrestAddress(user: ReturnType<typeof userEvent.setup>, form: HTMLElement) {
+    await user.type(within(form).getByRole('textbox', { name: /^Address/ }), '300 Hillcrest Avenue');
+    await user.type(within(form).getByRole('textbox', { name: /City/ }), 'Eugene');
+    await user.click(within(form).getByRole('combobox', { name: /State/ }));
+    await user.click(await screen.findByRole('option', { name: 'OR - Oregon' }));
+    await user.type(within(form).getByRole('textbox', { name: /Zip/ }), '97401');
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+}
+
 describe('the onboarding sequence (end-user §4 "Onboarding")', () => {
   it('plans the dialogs in the order of §4, and the Release-area order of §2', () => {
     expect(plannedSteps(hillcrest, defaultPreferences, false)).toEqual(['terms', 'welcome', 'verification', 'identity']);
@@ -113,12 +123,7 @@ describe('the onboarding sequence (end-user §4 "Onboarding")', () => {
     await user.type(within(form).getByRole('textbox', { name: /Last Name/ }), 'Hill');
     fireEvent.change(within(form).getByLabelText(/Date of Birth/), { target: { value: '1980-04-12' } });
     await user.type(within(form).getByRole('textbox', { name: /Phone Number/ }), '5415550300');
-    await user.type(within(form).getByRole('textbox', { name: /^Address/ }), '300 Hillcrest Avenue');
-    await user.type(within(form).getByRole('textbox', { name: /City/ }), 'Eugene');
-    await user.click(within(form).getByRole('combobox', { name: /State/ }));
-    await user.click(await screen.findByRole('option', { name: 'OR - Oregon' }));
-    await user.type(within(form).getByRole('textbox', { name: /Zip/ }), '97401');
-    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    await submitHillcrestAddress(user, form);
 
     await waitFor(() => expect(calls.find((c) => c.key === 'POST /api/identityproofing/identity')?.body).toMatchObject({
       firstName: 'Hannah',
@@ -181,12 +186,7 @@ describe('the onboarding sequence (end-user §4 "Onboarding")', () => {
     await user.type(birth, '4/12/80');
     await user.tab();
     expect(birth.value).toBe('04/12/1980');
-    await user.type(within(form).getByRole('textbox', { name: /^Address/ }), '300 Hillcrest Avenue');
-    await user.type(within(form).getByRole('textbox', { name: /City/ }), 'Eugene');
-    await user.click(within(form).getByRole('combobox', { name: /State/ }));
-    await user.click(await screen.findByRole('option', { name: 'OR - Oregon' }));
-    await user.type(within(form).getByRole('textbox', { name: /Zip/ }), '97401');
-    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    await submitHillcrestAddress(user, form);
     await waitFor(() => expect(calls.find((c) => c.key === 'POST /api/identityproofing/identity')?.body).toMatchObject({ firstName: 'Hannah', lastName: 'Hill', dateOfBirth: '1980-04-12' }));
   }, 30_000);
 
