@@ -66,47 +66,64 @@ export async function markRefreshTokenUsed(db: DbOrTx, id: string, at: Date): Pr
   return rows.length === 1;
 }
 
-// Sign-in reads the user, their recent attempts (findRecentAttempts' rule), their system roles and the organizations
-// that allow sign-in (by name), before and again under the lock: one statement each time.
-const signInStateQuery = (db: DbOrTx, userName: string | Placeholder, since: string | Placeholder) =>
+// Sign-in asks twice what the lockout rule and the password check need, the password hash and the recent attempts
+// (findRecentAttempts' rule): before the lock, so argon2 runs outside any transaction, and again under it.
+const lockCheckQuery = (db: DbOrTx, userName: string | Placeholder, since: string | Placeholder) =>
   db
     .select({
-      user: users,
+      passwordHash: sql<string | null>`(select ${users.passwordHash} from ${users} where ${users.userName} = ${userName})`,
       recent: sql<{ outcome: string; createdAt: string }[] | null>`(select json_agg(json_build_object('outcome', a.outcome, 'createdAt', a.created_at) order by a.created_at desc)
         from (select ${loginAttempts.outcome}, ${loginAttempts.createdAt} from ${loginAttempts}
               where ${loginAttempts.userName} = ${userName} and ${loginAttempts.createdAt} > ${since}::timestamptz
                 and ${loginAttempts.outcome} in ('success', 'failure', 'lockout')
               order by ${loginAttempts.createdAt} desc limit 10) a)`,
+    })
+    .from(sql`(select 1) as "one"`);
+
+// The account itself (the user, their system roles and the organizations that allow sign-in, by name): read while
+// argon2 runs, and not again under the lock, where only the lockout state and the hash must be current.
+const signInAccountQuery = (db: Database, userName: Placeholder) =>
+  db
+    .select({
+      user: users,
       systemRoles: sql<(typeof userSystemRoles.$inferSelect)['role'][]>`array(select ${userSystemRoles.role} from ${userSystemRoles} where ${userSystemRoles.userId} = ${users.id})`,
       organizationIds: sql<string[]>`array(select ${organizations.id} from ${memberships} inner join ${organizations} on ${organizations.id} = ${memberships.organizationId}
         where ${memberships.userId} = ${users.id} and ${organizations.isEnabled} order by ${organizations.name})`,
     })
+    // Joined rather than selected from, so drizzle qualifies users.id inside the subqueries.
     .from(sql`(select 1) as "one"`)
-    .leftJoin(users, eq(users.userName, userName));
+    .innerJoin(users, eq(users.userName, userName));
 
-type SignInStateRow = Awaited<ReturnType<typeof signInStateQuery>>[number];
-const signInState = (row: SignInStateRow | undefined) => ({
-  user: row?.user ?? undefined,
+type LockCheckRow = Awaited<ReturnType<typeof lockCheckQuery>>[number];
+const lockCheck = (row: LockCheckRow | undefined) => ({
+  passwordHash: row?.passwordHash ?? null,
   attempts: (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) })),
-  systemRoles: row?.user ? row.systemRoles : [],
-  organizations: row?.user ? row.organizationIds.map((id) => ({ id })) : [],
 });
 
-// Before the lock, every sign-in runs the same statement: built once per database (prepared once per PostgreSQL connection).
-const preparedSignInStates = new WeakMap<Database, ReturnType<typeof prepareSignInState>>();
-const prepareSignInState = (db: Database) => signInStateQuery(db, sql.placeholder('userName'), sql.placeholder('since')).prepare('sign_in_state');
+// Every sign-in runs the same statements: built once per database (prepared once per PostgreSQL connection).
+const prepared = new WeakMap<Database, { lockCheck: ReturnType<typeof prepareLockCheck>; account: ReturnType<typeof prepareAccount> }>();
+const prepareLockCheck = (db: Database) => lockCheckQuery(db, sql.placeholder('userName'), sql.placeholder('since')).prepare('sign_in_lock_check');
+const prepareAccount = (db: Database) => signInAccountQuery(db, sql.placeholder('userName')).prepare('sign_in_account');
+const statements = (db: Database) => {
+  let found = prepared.get(db);
+  if (!found) prepared.set(db, (found = { lockCheck: prepareLockCheck(db), account: prepareAccount(db) }));
+  return found;
+};
 
-export async function findSignInStateBeforeLock(db: Database, userName: string, since: Date) {
-  let prepared = preparedSignInStates.get(db);
-  if (!prepared) preparedSignInStates.set(db, (prepared = prepareSignInState(db)));
-  const [row] = await prepared.execute({ userName, since: since.toISOString() });
-  return signInState(row);
+export async function findLockCheckBeforeLock(db: Database, userName: string, since: Date) {
+  const [row] = await statements(db).lockCheck.execute({ userName, since: since.toISOString() });
+  return lockCheck(row);
 }
 
 // Under the lock, in its transaction.
-export async function findSignInState(tx: DbOrTx, userName: string, since: Date) {
-  const [row] = await signInStateQuery(tx, userName, since.toISOString());
-  return signInState(row);
+export async function findLockCheck(tx: DbOrTx, userName: string, since: Date) {
+  const [row] = await lockCheckQuery(tx, userName, since.toISOString());
+  return lockCheck(row);
+}
+
+export async function findSignInAccount(db: Database, userName: string) {
+  const [row] = await statements(db).account.execute({ userName });
+  return { user: row?.user, systemRoles: row?.systemRoles ?? [], organizations: (row?.organizationIds ?? []).map((id) => ({ id })) };
 }
 
 // A successful sign-in's rows (its attempt, the session, its refresh token and the audit row) in one statement.

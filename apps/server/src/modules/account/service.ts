@@ -58,35 +58,41 @@ async function oneAtATime<T>(deps: AccountDeps, key: string, work: () => Promise
 }
 
 type Decision = { error: AppError } | { userId: string; sessionId: string; refreshToken: string };
+type Account = Awaited<ReturnType<typeof q.findSignInAccount>>;
 
 // The lock check, the password and code checks and the recording of the outcome are one serialized
 // step per user name, so at most LOCKOUT_FAILED_ATTEMPTS failures are ever evaluated before the lock holds.
 export async function login(deps: AccountDeps, input: LoginRequest, caller: Caller): Promise<TokenResponse> {
   const userName = input.userName.trim().toLowerCase();
   const decision = await oneAtATime(deps, userName, async () => {
-    // argon2 runs outside the transaction so no connection waits on it; the hash it was checked
-    // against is compared again under the lock. A locked name skips it.
-    const { user: before, attempts } = await q.findSignInStateBeforeLock(deps.db, userName, lockWindowStart(deps.now()));
-    const checked = lockState(attempts).locked ? null : { hash: before?.passwordHash, ok: await verifyPassword(before?.passwordHash, input.password) };
+    // argon2 runs outside the transaction so no connection waits on it, and the account is read meanwhile; the hash
+    // it was checked against is compared again under the lock. A locked name skips it.
+    const before = await q.findLockCheckBeforeLock(deps.db, userName, lockWindowStart(deps.now()));
+    const locked = lockState(before.attempts).locked;
+    const [account, ok] = await Promise.all([q.findSignInAccount(deps.db, userName), locked ? false : verifyPassword(before.passwordHash, input.password)]);
+    const checked = locked ? null : { hash: before.passwordHash, ok };
     return deps.db.transaction(async (tx) => {
       await q.lockUserName(tx, userName);
-      return decide(deps, tx, userName, input, caller, checked);
+      return decide(deps, tx, userName, input, caller, account, checked);
     });
   });
   if ('error' in decision) throw decision.error;
   return tokenPair(deps, decision.userId, decision.sessionId, decision.refreshToken);
 }
 
+// The account as read before the lock: a sign-in is decided as of then, but for the lockout state and the password
+// hash, which are read again under the lock (a concurrent failure or password change is never missed).
 async function decide(
   deps: AccountDeps,
   tx: Tx,
   userName: string,
   input: LoginRequest,
   caller: Caller,
+  { user, systemRoles, organizations: orgs }: Account,
   checked: { hash: string | null | undefined; ok: boolean } | null,
 ): Promise<Decision> {
   const now = deps.now();
-  const { user, attempts, systemRoles, organizations: orgs } = await q.findSignInState(tx, userName, lockWindowStart(now));
+  const { passwordHash, attempts } = await q.findLockCheck(tx, userName, lockWindowStart(now));
   const audit = { userId: user?.id ?? null, userName, ip: caller.ip };
   const attemptRow = (outcome: LoginOutcome, userId = user?.id) => ({ userName, userId, ip: caller.ip, outcome, succeeded: outcome === 'success', createdAt: now });
   const attempt = (outcome: LoginOutcome, userId = user?.id) => q.insertAttempt(tx, attemptRow(outcome, userId));
@@ -107,7 +113,7 @@ async function decide(
     return { error: new AppError(401, messages.accountLocked) };
   }
   // Checked before the lock against this same hash; checked now when it changed or the name was locked then.
-  const passwordOk = checked && checked.hash === user?.passwordHash ? checked.ok : await verifyPassword(user?.passwordHash, input.password);
+  const passwordOk = checked && checked.hash === passwordHash ? checked.ok : await verifyPassword(passwordHash, input.password);
   if (!user || !passwordOk) return fail(messages.invalidCredentials);
   const found: User = user;
   if (found.isDisabled) {
