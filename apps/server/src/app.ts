@@ -63,6 +63,7 @@ import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
 import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
+import { messagingDashboardRoutes } from './modules/messaging-dashboard/routes.ts';
 import { neverSignedInRoutes } from './modules/users/never-signed-in.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/routes.ts';
@@ -210,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   referenceDataRoutes(app, { db, now });
   certificatesRoutes(app, { db, now, masterKey: config.blobEncryptionKey });
   trustAnchorsRoutes(app, { db, now });
+  messagingDashboardRoutes(app, { db, scanner, dataDir: config.dataDir });
   networksRoutes(app, { db });
   documentSourcesRoutes(app, { db });
   faxAccountsRoutes(app, { db, now, provider: sandboxFaxAccountProvider });

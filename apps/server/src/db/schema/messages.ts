@@ -223,6 +223,10 @@ export const deliveries = pgTable(
     unique('deliveries_recipient_unique').on(t.messageId, t.recipient),
     index('deliveries_direct_message_idx').on(t.directMessageId),
     index('deliveries_notification_due_idx').on(t.notificationDueAt),
+    // The messaging dashboard's "Direct recipients without an MDN" alert (migration 0025).
+    index('deliveries_no_notification_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'Failed' and ${t.reason} = 'No delivery notification received'`),
   ],
 );
 

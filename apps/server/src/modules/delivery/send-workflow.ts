@@ -6,6 +6,7 @@ import { InfectedMessageError, type Scanner } from '../../platform/antivirus/sca
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import { buildXdsSdDocument, cdaOrganization, pdfWrapRefusal } from '../../platform/cda/cda-document.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
+import type { MessagingTally, StepTally } from '../../platform/workflows/rollups.ts';
 import { renderFaxDocument } from '../../transports/fax/fax-document.ts';
 import type { FaxProvider } from '../../transports/fax/fax-provider.ts';
 import type { DirectDeps } from '../../transports/direct/direct-deps.ts';
@@ -111,13 +112,13 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
   const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient, deps.now());
   if (hosted?.refusal) {
     await markFailed(deps.db, delivery, hosted.refusal, deps.now());
-    return { status: 'Failed' };
+    return { status: 'Failed', channel: 'Local' };
   }
   const patient = await messagesQ.findPatient(deps.db, message.id);
   if (!hosted) {
     if (!deps.direct) {
       await markFailed(deps.db, delivery, 'Direct delivery to other HISPs is not configured on this server.', deps.now());
-      return { status: 'Failed' };
+      return { status: 'Failed', channel: 'Direct' };
     }
     const outbound = {
       from: message.fromAddress ?? '',
@@ -128,7 +129,7 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
       patient: inboundPatient(patient),
       attachments: await attachmentBytes(deps, await attachmentCopies(deps, message, patient)),
     };
-    return deliverOverDirect(deps.direct, ctx, outbound, delivery);
+    return { ...(await deliverOverDirect(deps.direct, ctx, outbound, delivery)), channel: 'Direct' };
   }
   const inboundId = await receiveHere(
     deps,
@@ -151,7 +152,7 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
     await markFailed(deps.db, delivery, error.message, deps.now());
     return null;
   });
-  return inboundId ? { status: 'Delivered', inboundId } : { status: 'Failed' };
+  return inboundId ? { status: 'Delivered', inboundId, channel: 'Local' } : { status: 'Failed', channel: 'Local' };
 }
 
 async function deliverFax(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
@@ -194,7 +195,21 @@ async function deliverFax(deps: SendWorkflowDeps, ctx: WorkflowContext, message:
     const settled = await q.settleDelivery(tx, delivery.id, { status, reason: result.detail, updatedAt: now, deliveredAt: result.status === 'Delivered' ? now : null });
     if (settled && status !== 'Pending') await emitDeliveryOutcome(tx, delivery, status, now);
   });
-  return { status: result.status, provider: deps.fax.name, providerReference: result.providerReference, pageCount: result.pageCount };
+  return { status: result.status, channel: 'Fax', provider: deps.fax.name, providerReference: result.providerReference, pageCount: result.pageCount };
+}
+
+// The dashboard's count of one recipient (issue 27 §1): Direct means over SMTP to another HISP, Local a copy made in an
+// organization here (also counted inbound). Handed over to the next hop (Direct awaiting its MDN) counts as a success.
+export function deliveryTally(recipient: string): StepTally {
+  return (outcome) => {
+    if ('error' in outcome) return [{ direction: 'Outbound', channel: recipient.includes('@') ? 'Direct' : 'Fax', outcome: 'Failure' }];
+    const { channel, status } = outcome.result ?? {};
+    if (typeof channel !== 'string') return [];
+    const result: MessagingTally['outcome'] = status === 'Failed' ? 'Failure' : status === 'Delivered' || (channel === 'Direct' && status === 'Pending') ? 'Success' : 'Other';
+    const tallies: MessagingTally[] = [{ direction: 'Outbound', channel, outcome: result }];
+    if (channel === 'Local' && result === 'Success') tallies.push({ direction: 'Inbound', channel, outcome: result });
+    return tallies;
+  };
 }
 
 // The 'send-message' workflow: one step per recipient (a completed step is never run again, and each
@@ -215,7 +230,7 @@ export function sendMessageWorkflow(deps: SendWorkflowDeps): WorkflowHandler {
         const delivery = await q.findDelivery(deps.db, messageId, recipient);
         if (!delivery || delivery.status !== 'Pending' || delivery.deliveredMessageId) return { status: delivery?.status ?? 'Missing' };
         return delivery.channel === 'Direct' ? deliverDirect(deps, ctx, message, delivery) : deliverFax(deps, ctx, message, delivery);
-      });
+      }, deliveryTally(recipient));
       await deps.afterRecipient?.(recipient);
     }
     await settleMessage(deps.db, messageId, deps.now());

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { safeErrorMessage } from '../errors.ts';
+import { recordTallies, type StepTally } from './rollups.ts';
 
 export type Workflow = typeof workflows.$inferSelect;
 
@@ -20,8 +21,9 @@ export interface WorkflowContext {
   now: () => Date;
   // Aborted when this worker lost the lease or is stopping and gave up waiting: stop calling out.
   signal: AbortSignal;
-  // Runs fn at most once to completion per (workflow, name, key); a replay returns the stored result.
-  step: <T extends StepResult>(name: string, key: string, fn: (info: StepInfo) => Promise<T>) => Promise<T>;
+  // Runs fn at most once to completion per (workflow, name, key); a replay returns the stored result. A step that is a
+  // message delivered or received names its dashboard tally, recorded in the transaction that records the step.
+  step: <T extends StepResult>(name: string, key: string, fn: (info: StepInfo) => Promise<T>, tally?: StepTally) => Promise<T>;
 }
 
 // Thrown by a handler whose work cannot start before `until` (a paused webhook): the workflow goes back to Pending
@@ -55,7 +57,7 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
     db,
     now: opts.now,
     signal,
-    async step<T extends StepResult>(name: string, key: string, fn: (info: StepInfo) => Promise<T>): Promise<T> {
+    async step<T extends StepResult>(name: string, key: string, fn: (info: StepInfo) => Promise<T>, tally?: StepTally): Promise<T> {
       signal.throwIfAborted();
       const where = and(eq(workflowSteps.workflowId, workflow.id), eq(workflowSteps.name, name), eq(workflowSteps.key, key));
       const [done] = await db
@@ -78,13 +80,28 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
         // No transaction is open here: fn may call out to the network for as long as it needs.
         value = await fn({ attempt: started!.attempts });
       } catch (error) {
-        await db.update(workflowSteps).set({ status: 'Failed', error: errorText(error) }).where(where);
+        const failed = { status: 'Failed' as const, error: errorText(error) };
+        // Counted once, when the workflow's last try fails; earlier failures are tried again.
+        const final = tally && workflow.attempts >= workflow.maxAttempts ? tally({ error }) : [];
+        if (final.length === 0) await db.update(workflowSteps).set(failed).where(where);
+        else
+          await db.transaction(async (tx) => {
+            await tx.update(workflowSteps).set(failed).where(where);
+            await recordTallies(tx, final);
+          });
         throw error;
       }
       // The first run hands back what a replay would read, so a non-JSON result shows up at once.
       const stored = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
       // Recorded even if the lease was lost meanwhile: the outside effect happened, a new run must not repeat it.
-      await db.update(workflowSteps).set({ status: 'Completed', result: stored, completedAt: sql`now()` }).where(where);
+      const tallies = tally ? tally({ result: stored ?? undefined }) : [];
+      const completed = { status: 'Completed' as const, result: stored, completedAt: sql`now()` };
+      if (tallies.length === 0) await db.update(workflowSteps).set(completed).where(where);
+      else
+        await db.transaction(async (tx) => {
+          await tx.update(workflowSteps).set(completed).where(where);
+          await recordTallies(tx, tallies);
+        });
       return (stored ?? undefined) as T;
     },
   };

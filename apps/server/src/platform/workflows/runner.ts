@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { workflows } from '../../db/schema/workflows.ts';
 import { errorText, workflowContext, WorkflowDeferred, type Workflow, type WorkflowHandlers, type WorkflowLogger } from './context.ts';
 import { WORKFLOWS_CHANNEL } from './enqueue.ts';
+import { startHeartbeat } from './heartbeat.ts';
 import { listenForNotifications } from './listen.ts';
 
 export interface RunnerOptions {
@@ -250,6 +251,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<Workers> 
     return { stop: async () => undefined };
   }
   const unlisten = await listenForNotifications(o.db, WORKFLOWS_CHANNEL, wakeup.wake, o.logger);
+  const heartbeat = await startHeartbeat({ db: o.db, workerId: o.workerId, lanes: active.map((lane) => ({ name: lane.name, concurrency: lane.concurrency })), logger: o.logger });
   const single = opts.lanes === undefined;
   const loops = active.flatMap((lane) => {
     const types = lane.types.filter((type) => o.handlers.has(type));
@@ -270,6 +272,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<Workers> 
       for (const controller of running) controller.abort(new Error('The worker stopped.'));
     }
     clearTimeout(timer);
+    await heartbeat.stop();
   };
   return { stop: () => (stopped ??= stop()) };
 }

@@ -6,6 +6,7 @@ import { headerValue, readEntity } from '../../platform/direct/mime-entity.ts';
 import { buildMdn, isMdn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
+import type { StepTally } from '../../platform/workflows/rollups.ts';
 import { findHostedAddress, receiveHere } from '../local.ts';
 import type { DirectDeps } from './direct-deps.ts';
 import { openMessage, sealMessage } from './envelope.ts';
@@ -68,6 +69,14 @@ const attachmentOf = (a: Awaited<ReturnType<typeof parseDirectContent>>['attachm
   return { fileName: a.fileName, mimeType: a.mimeType, bytes: a.bytes, preview: isPdf ? ('same' as const) : null, previewStatus: isPdf ? ('Available' as const) : ('NotApplicable' as const), meta: a.meta };
 };
 
+// The dashboard's count of one received recipient (issue 27 §1); a delivery notification is not a message.
+export const receiveTally: StepTally = (outcome) => {
+  if ('error' in outcome) return [{ direction: 'Inbound', channel: 'Direct', outcome: 'Failure' }];
+  const result = outcome.result ?? {};
+  if ('notification' in result) return [];
+  return [{ direction: 'Inbound', channel: 'Direct', outcome: 'inboundId' in result ? 'Success' : 'Failure' }];
+};
+
 async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Promise<Buffer>, recipient: string) {
   const received = await ctx.step('receive', recipient, async () => {
     const opened = await openMessage(deps, await raw(), recipient);
@@ -114,7 +123,7 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Pro
       return { ...undeliverable(inboundId.message), infected: true };
     }
     return { ...origin, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
-  });
+  }, receiveTally);
   // Never answer a notification with a notification (RFC 8098 §2.1), nor a message refused as untrusted.
   if (!('signer' in received)) return received;
   // An MDN that cannot be handed over after a few tries is given up (the sender's timeline then times out), so it
