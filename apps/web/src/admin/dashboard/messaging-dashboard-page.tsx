@@ -1,21 +1,34 @@
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { DASHBOARD_REFRESH_MS, DASHBOARD_STATS_REFRESH_MS } from '@clinicrelay/contracts/messaging-dashboard.ts';
 import { ORGANIZATION_QUEUES, organizationQueueLabels } from '@clinicrelay/contracts/organizations.ts';
+import { fetchMessageCounts, fetchMessagingStats, messagingDashboardKeys } from '../../api/messaging-dashboard.ts';
 import { fetchQueueCounts, organizationKeys } from '../../api/organizations.ts';
 import { useProfile } from '../../api/session.ts';
 import { usePageTitle } from '../../app/page-title.ts';
+import { ChannelMessaging } from './channel-messaging.tsx';
+import { SystemAlerts } from './system-alerts.tsx';
+import { Workers } from './workers.tsx';
 
-// The system admins' landing page; the messaging dashboard issue fills the messaging part.
+const STATS_HOURS = 24;
+
+// The system admins' landing page (back-office-b §2): System Alerts, then inbound and outbound messaging per channel
+// with their 24-hour charts; figures every 10 s, charts every 30 s (§9).
 export function MessagingDashboardPage() {
   usePageTitle('Messaging dashboard');
   const isSysAdmin = useProfile().data?.roles.includes('SysAdmin') ?? false;
+  const counts = useQuery({ queryKey: messagingDashboardKeys.counts(), queryFn: ({ signal }) => fetchMessageCounts(signal), refetchInterval: DASHBOARD_REFRESH_MS });
+  const stats = useQuery({ queryKey: messagingDashboardKeys.stats(STATS_HOURS), queryFn: ({ signal }) => fetchMessagingStats(STATS_HOURS, signal), refetchInterval: DASHBOARD_STATS_REFRESH_MS });
+  const loading = counts.isPending;
+  const error = counts.error ?? stats.error;
   return (
     <Stack gap="lg">
-      <Stack gap="xs">
-        <Title order={1}>Messaging dashboard</Title>
-        <Text c="dimmed">System alerts and inbound and outbound messaging per channel will appear here.</Text>
-      </Stack>
+      <Title order={1}>Messaging dashboard</Title>
+      <SystemAlerts />
+      <ChannelMessaging direction="inbound" channels={counts.data?.inboundMessages} series={stats.data?.inboundMessages} loading={loading} error={error} />
+      <ChannelMessaging direction="outbound" channels={counts.data?.outboundMessages} series={stats.data?.outboundMessages} loading={loading} error={error} />
+      <Workers />
       {/* SysAdminReporting sees the dashboard but not the organizations (back-office-a §6). */}
       {isSysAdmin && <OrganizationQueues />}
     </Stack>
