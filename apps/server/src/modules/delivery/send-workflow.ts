@@ -195,11 +195,13 @@ async function deliverFax(deps: SendWorkflowDeps, ctx: WorkflowContext, message:
     const settled = await q.settleDelivery(tx, delivery.id, { status, reason: result.detail, updatedAt: now, deliveredAt: result.status === 'Delivered' ? now : null });
     if (settled && status !== 'Pending') await emitDeliveryOutcome(tx, delivery, status, now);
   });
-  return { status: result.status, channel: 'Fax', provider: deps.fax.name, providerReference: result.providerReference, pageCount: result.pageCount };
+  // A fax line hosted here (the sandbox hands it over) is also a fax received: the dashboard counts it inbound.
+  const receivedHere = result.detail === deliveryReasons.sandboxFaxDeliveredHere ? { receivedHere: true } : {};
+  return { status: result.status, channel: 'Fax', ...receivedHere, provider: deps.fax.name, providerReference: result.providerReference, pageCount: result.pageCount };
 }
 
 // The dashboard's count of one recipient (issue 27 §1): Direct means over SMTP to another HISP, Local a copy made in an
-// organization here (also counted inbound). Handed over to the next hop (Direct awaiting its MDN) counts as a success.
+// organization here (also counted inbound, as is a fax to a line hosted here). Handed over to the next hop (Direct awaiting its MDN) counts as a success.
 export function deliveryTally(recipient: string): StepTally {
   return (outcome) => {
     if ('error' in outcome) return [{ direction: 'Outbound', channel: recipient.includes('@') ? 'Direct' : 'Fax', outcome: 'Failure' }];
@@ -207,7 +209,7 @@ export function deliveryTally(recipient: string): StepTally {
     if (typeof channel !== 'string') return [];
     const result: MessagingTally['outcome'] = status === 'Failed' ? 'Failure' : status === 'Delivered' || (channel === 'Direct' && status === 'Pending') ? 'Success' : 'Other';
     const tallies: MessagingTally[] = [{ direction: 'Outbound', channel, outcome: result }];
-    if (channel === 'Local' && result === 'Success') tallies.push({ direction: 'Inbound', channel, outcome: result });
+    if ((channel === 'Local' || outcome.result?.receivedHere === true) && result === 'Success') tallies.push({ direction: 'Inbound', channel, outcome: result });
     return tallies;
   };
 }

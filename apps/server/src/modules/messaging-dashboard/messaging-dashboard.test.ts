@@ -68,6 +68,8 @@ describe('Messaging health dashboard', () => {
     expect(figure(counts.outboundMessages, 'Fax')).toMatchObject({ success: 2, total: 2, failure: 0, state: 'OK' });
     // The local copy is also an inbound message of Riverview.
     expect(figure(counts.inboundMessages, 'Local')).toMatchObject({ success: 1, total: 1 });
+    // So is the fax to Riverview's line, which the sandbox provider hands to Riverview's Intake.
+    expect(figure(counts.inboundMessages, 'Fax')).toMatchObject({ success: 1, total: 1 });
     expect(figure(counts.inboundMessages, 'Direct')).toMatchObject({ total: 0, state: 'OK', color: 'blue' });
     expect(Date.parse(counts.to) - Date.parse(counts.from)).toBe(24 * 3600_000);
 
