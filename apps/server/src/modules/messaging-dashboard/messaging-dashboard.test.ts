@@ -104,6 +104,18 @@ describe('Messaging health dashboard', () => {
     expect(figure(counts.outboundMessages, 'Carrier pigeon')).toMatchObject({ failure: 1, total: 1, state: 'Error' });
   });
 
+  it('records a delivered step even when its tally cannot be stored: a missed count never repeats a delivery', async () => {
+    const [workflow] = await db().insert(workflows).values({ type: 'test-tally', status: 'Running', attempts: 1 }).returning();
+    const ctx = workflowContext({ db: db(), workflow: workflow!, now: () => t.clock.now, signal: new AbortController().signal });
+    let calls = 0;
+    // PostgreSQL stores no NUL character: the rollup insert fails.
+    const broken = () => [{ direction: 'Outbound' as const, channel: 'Broken\u0000channel', outcome: 'Success' as const }];
+    const run = () => ctx.step('deliver', 'once', async () => ({ calls: ++calls }), broken);
+    expect(await run()).toEqual({ calls: 1 });
+    expect(await run()).toEqual({ calls: 1 });
+    expect(calls).toBe(1);
+  });
+
   it('raises each system alert from the real condition, with since when and a link', async () => {
     let a = await alerts();
     expect(Object.keys(a)).toEqual(['FailedWorkflows', 'WaitingWork', 'MissingMdn', 'ExpiringCertificates', 'ExpiringTrustAnchors', 'TrustBundleRefresh', 'MailOutbox', 'Antivirus', 'Workers', 'DiskSpace']);

@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { safeErrorMessage } from '../errors.ts';
-import { recordTallies, type StepTally } from './rollups.ts';
+import { recordTallies, type MessagingTally, type StepTally } from './rollups.ts';
 
 export type Workflow = typeof workflows.$inferSelect;
 
@@ -60,6 +61,22 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
     async step<T extends StepResult>(name: string, key: string, fn: (info: StepInfo) => Promise<T>, tally?: StepTally): Promise<T> {
       signal.throwIfAborted();
       const where = and(eq(workflowSteps.workflowId, workflow.id), eq(workflowSteps.name, name), eq(workflowSteps.key, key));
+      // The step's outcome, with its dashboard tallies in the same transaction. Should the tallies fail, the outcome is
+      // recorded without them: a missed count is never worth running a delivered step again.
+      const record = async (outcome: PgUpdateSetSource<typeof workflowSteps>, tallies: MessagingTally[]) => {
+        if (tallies.length > 0) {
+          try {
+            await db.transaction(async (tx) => {
+              await tx.update(workflowSteps).set(outcome).where(where);
+              await recordTallies(tx, tallies);
+            });
+            return;
+          } catch {
+            // Recorded below without the tallies.
+          }
+        }
+        await db.update(workflowSteps).set(outcome).where(where);
+      };
       const [done] = await db
         .select({ result: workflowSteps.result })
         .from(workflowSteps)
@@ -80,28 +97,14 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
         // No transaction is open here: fn may call out to the network for as long as it needs.
         value = await fn({ attempt: started!.attempts });
       } catch (error) {
-        const failed = { status: 'Failed' as const, error: errorText(error) };
         // Counted once, when the workflow's last try fails; earlier failures are tried again.
-        const final = tally && workflow.attempts >= workflow.maxAttempts ? tally({ error }) : [];
-        if (final.length === 0) await db.update(workflowSteps).set(failed).where(where);
-        else
-          await db.transaction(async (tx) => {
-            await tx.update(workflowSteps).set(failed).where(where);
-            await recordTallies(tx, final);
-          });
+        await record({ status: 'Failed', error: errorText(error) }, tally && workflow.attempts >= workflow.maxAttempts ? tally({ error }) : []);
         throw error;
       }
       // The first run hands back what a replay would read, so a non-JSON result shows up at once.
       const stored = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
       // Recorded even if the lease was lost meanwhile: the outside effect happened, a new run must not repeat it.
-      const tallies = tally ? tally({ result: stored ?? undefined }) : [];
-      const completed = { status: 'Completed' as const, result: stored, completedAt: sql`now()` };
-      if (tallies.length === 0) await db.update(workflowSteps).set(completed).where(where);
-      else
-        await db.transaction(async (tx) => {
-          await tx.update(workflowSteps).set(completed).where(where);
-          await recordTallies(tx, tallies);
-        });
+      await record({ status: 'Completed', result: stored, completedAt: sql`now()` }, tally ? tally({ result: stored ?? undefined }) : []);
       return (stored ?? undefined) as T;
     },
   };

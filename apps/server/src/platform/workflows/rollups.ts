@@ -28,9 +28,11 @@ export async function recordTallies(tx: DbOrTx, tallies: readonly MessagingTally
     else counts.set(key, { ...t, count: 1 });
   }
   if (counts.size === 0) return;
+  // Rows locked in one order by every writer: two steps' transactions never wait for each other in a cycle.
+  const rows = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   await tx
     .insert(messagingRollups)
-    .values([...counts.values()].map((t) => ({ minute: sql`date_trunc('minute', now())`, direction: t.direction, channel: t.channel, outcome: t.outcome, count: t.count })))
+    .values(rows.map((t) => ({ minute: sql`date_trunc('minute', now())`, direction: t.direction, channel: t.channel, outcome: t.outcome, count: t.count })))
     .onConflictDoUpdate({
       target: [messagingRollups.minute, messagingRollups.direction, messagingRollups.channel, messagingRollups.outcome],
       set: { count: sql`${messagingRollups.count} + excluded.count` },
