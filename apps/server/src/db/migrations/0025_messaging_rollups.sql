@@ -21,3 +21,6 @@ CREATE TABLE "worker_heartbeats" (
 --> statement-breakpoint
 -- The "Direct recipients without an MDN" alert reads only the recipients that timed out.
 CREATE INDEX "deliveries_no_notification_idx" ON "deliveries" USING btree ("updated_at") WHERE "deliveries"."status" = 'Failed' and "deliveries"."reason" = 'No delivery notification received';
+--> statement-breakpoint
+-- The "failed workflows in the last hour" alert reads only the recent failures, however many failed before.
+CREATE INDEX "workflows_failed_updated_idx" ON "workflows" USING btree ("updated_at") WHERE "workflows"."status" = 'Failed';

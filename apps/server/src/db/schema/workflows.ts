@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 // Durable work (DESIGN.md): a workflow is claimed by one worker at a time through a lease
@@ -22,7 +23,14 @@ export const workflows = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index('workflows_claim_idx').on(t.status, t.runAfter), index('workflows_correlation_idx').on(t.correlationId)],
+  (t) => [
+    index('workflows_claim_idx').on(t.status, t.runAfter),
+    index('workflows_correlation_idx').on(t.correlationId),
+    // The messaging dashboard's "failed workflows in the last hour" alert reads only the recent failures (migration 0025).
+    index('workflows_failed_updated_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'Failed'`),
+  ],
 );
 
 // One row per unit of work inside a workflow (a recipient of a message); a step recorded Completed is
