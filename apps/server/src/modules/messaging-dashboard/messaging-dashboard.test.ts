@@ -11,7 +11,8 @@ import { workflows } from '../../db/schema/workflows.ts';
 import { noScanner } from '../../platform/antivirus/scanner.ts';
 import { workflowContext, type WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
-import { runOnce } from '../../platform/workflows/runner.ts';
+import { runOnce, startWorkers } from '../../platform/workflows/runner.ts';
+import { receiveTally } from '../../transports/direct/inbound.ts';
 import { attachReadyPdf } from '../../test/attach-pdf.ts';
 import { useTestApp } from '../../test/app.ts';
 import { referralDraft } from '../../test/referral.ts';
@@ -114,6 +115,21 @@ describe('Messaging health dashboard', () => {
     expect(await run()).toEqual({ calls: 1 });
     expect(await run()).toEqual({ calls: 1 });
     expect(calls).toBe(1);
+  });
+
+  it('counts a Direct message received as inbound Direct, never a delivery notification', () => {
+    expect(receiveTally({ result: { inboundId: 'x', from: 'a@b.example' } })).toEqual([{ direction: 'Inbound', channel: 'Direct', outcome: 'Success' }]);
+    expect(receiveTally({ result: { refused: 'Untrusted', code: '5.7.1' } })).toEqual([{ direction: 'Inbound', channel: 'Direct', outcome: 'Failure' }]);
+    expect(receiveTally({ result: { notification: 'processed', matched: true } })).toEqual([]);
+    expect(receiveTally({ error: new Error('lost') })).toEqual([{ direction: 'Inbound', channel: 'Direct', outcome: 'Failure' }]);
+  });
+
+  it('has each process running workflow workers write its heartbeat, and remove it when it stops', async () => {
+    const workers = await startWorkers({ db: db(), handlers: new Map([['test-idle', async () => undefined]]), logger: quiet, workerId: 'test-host:99', pollIntervalMs: 50 });
+    const [beat] = await db().select().from(workerHeartbeats).where(sql`${workerHeartbeats.workerId} = 'test-host:99'`);
+    expect(beat).toMatchObject({ pid: process.pid, lanes: [{ name: 'all', concurrency: 2 }] });
+    await workers.stop();
+    expect(await db().select().from(workerHeartbeats).where(sql`${workerHeartbeats.workerId} = 'test-host:99'`)).toEqual([]);
   });
 
   it('raises each system alert from the real condition, with since when and a link', async () => {
