@@ -48,10 +48,11 @@ function commandOf(type: string, payload: Record<string, unknown>): Record<strin
   return command;
 }
 
-// Step results are ids and outcomes; only their plain values are shown.
-function metaOf(result: Record<string, unknown> | null): Record<string, unknown> | null {
+// Step results are ids and outcomes; only their plain values are shown (a failure is the step's lastError).
+function metaOf(result: Record<string, unknown> | null, error: string | null): Record<string, unknown> | null {
   if (!result) return null;
-  const meta = Object.fromEntries(Object.entries(result).filter(([key, v]) => key !== 'retried' && ['string', 'number', 'boolean'].includes(typeof v)));
+  const shown = ([key, v]: [string, unknown]) => key !== 'retried' && key !== 'failed' && v !== error && ['string', 'number', 'boolean'].includes(typeof v);
+  const meta = Object.fromEntries(Object.entries(result).filter(shown));
   return Object.keys(meta).length ? meta : null;
 }
 
@@ -76,7 +77,7 @@ async function toRows(deps: WorkflowsDeps, rows: q.WorkflowRowData[], now: Date)
           elapsed: s.startedAt && end ? Math.max(0, new Date(end).getTime() - new Date(s.startedAt).getTime()) : null,
           attempts: s.attempts,
           lastError: s.error,
-          meta: metaOf(s.result),
+          meta: metaOf(s.result, s.error),
         };
       });
     return {

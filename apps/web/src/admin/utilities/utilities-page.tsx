@@ -17,7 +17,7 @@ function CopyValue({ value, label }: { value: string | null; label: string }) {
       </Text>
       <CopyButton value={value} timeout={COPIED_MS}>
         {({ copied, copy }) => (
-          <Button size="compact-xs" variant="light" color={copied ? 'teal' : 'blue'} onClick={copy} aria-label={`Copy ${label}`}>
+          <Button size="compact-xs" style={{ flexShrink: 0 }} variant="light" color={copied ? 'teal' : 'blue'} onClick={copy} aria-label={`Copy ${label}`}>
             {copied ? 'Copied!' : 'Copy'}
           </Button>
         )}

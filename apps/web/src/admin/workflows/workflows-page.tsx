@@ -66,7 +66,7 @@ function StepsTable({ workflow }: { workflow: WorkflowRow }) {
         <Table.Tr>
           <Table.Th>Step name</Table.Th>
           <Table.Th>For</Table.Th>
-          <Table.Th>Status</Table.Th>
+          <Table.Th w={120}>Status</Table.Th>
           <Table.Th>Start</Table.Th>
           <Table.Th>End</Table.Th>
           <Table.Th>Elapsed</Table.Th>
@@ -83,7 +83,7 @@ function StepsTable({ workflow }: { workflow: WorkflowRow }) {
             <Table.Td>{step.stepName}</Table.Td>
             <Table.Td>{step.key}</Table.Td>
             <Table.Td>
-              <Badge color={statusColor[step.status] ?? 'gray'} variant="light">
+              <Badge color={statusColor[step.status] ?? 'gray'} variant="light" style={{ overflow: 'visible' }} miw="max-content">
                 {step.status}
               </Badge>
             </Table.Td>
@@ -92,7 +92,7 @@ function StepsTable({ workflow }: { workflow: WorkflowRow }) {
             <Table.Td>{formatDuration(step.elapsed)}</Table.Td>
             <Table.Td>{step.attempts}</Table.Td>
             <Table.Td maw={360}>
-              {step.lastError ? <Text size="sm" c="red.8">{step.lastError}</Text> : null}
+              {step.lastError ? <Text size="sm" c="red.9">{step.lastError}</Text> : null}
               {step.meta ? <Code>{commandText(step.meta)}</Code> : null}
             </Table.Td>
             <Table.Td>
@@ -162,7 +162,7 @@ function WorkflowRows({ rows }: { rows: WorkflowRow[] }) {
                   {row.status}
                 </Badge>
                 {row.lastError ? (
-                  <Text size="xs" c="red.8" maw={260}>
+                  <Text size="xs" c="red.9" maw={260}>
                     {row.lastError}
                   </Text>
                 ) : null}
