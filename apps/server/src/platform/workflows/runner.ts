@@ -166,7 +166,7 @@ async function runClaimed(o: Resolved, workflow: Workflow, running: Set<AbortCon
       o.logger.warn({ ...about, error: lastError }, 'workflow finished with a failed step');
       return;
     }
-    await o.db.update(workflows).set({ ...released, status: 'Completed', lastError: null, completedAt: sql`now()` }).where(stillMine);
+    await o.db.update(workflows).set({ ...released, status: 'Completed', completedAt: sql`now()` }).where(stillMine);
     o.logger.info(about, 'workflow completed');
     return;
   }
