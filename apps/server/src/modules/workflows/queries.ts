@@ -28,9 +28,13 @@ export interface WorkflowRowData {
   hispMessageIds: string[] | null;
 }
 
+// A send workflow's message id, as the deliveries' key (so their index serves the join); null for other types, whose
+// correlation ids need not be uuids.
+const sentMessageId = sql`(case when w.type = 'send-message' then w.correlation_id::uuid end)`;
+
 // The channels of a send workflow's recipients: Fax, Direct over SMTP, or Local (delivered on this installation).
 const channelsOf = sql`(select array_agg(distinct case when d.channel = 'Fax' then 'Fax' when d.delivered_message_id is not null or (d.direct_message_id is null and d.status = 'Delivered') then 'Local' else 'Direct' end)
-  from deliveries d where d.message_id::text = w.correlation_id and w.type = 'send-message')`;
+  from deliveries d where d.message_id = ${sentMessageId})`;
 
 function whereOf(filter: WorkflowFilter): SQL {
   const parts: SQL[] = [
@@ -49,7 +53,7 @@ function whereOf(filter: WorkflowFilter): SQL {
     const any: SQL[] = [];
     if (workflowIds.length) any.push(sql`w.id in (${sql.join(workflowIds.map((id) => sql`${id}::uuid`), sql`, `)})`);
     if (correlationIds.length) any.push(sql`w.correlation_id in (${sql.join(correlationIds.map((id) => sql`${id}`), sql`, `)})`);
-    if (hispMessageId) any.push(sql`exists (select 1 from deliveries d where d.message_id::text = w.correlation_id and d.direct_message_id = ${hispMessageId})`);
+    if (hispMessageId) any.push(sql`exists (select 1 from deliveries d where d.message_id = ${sentMessageId} and d.direct_message_id = ${hispMessageId})`);
     parts.push(any.length ? sql`(${sql.join(any, sql` or `)})` : sql`false`);
   }
   return sql.join(parts, sql` and `);
@@ -66,7 +70,7 @@ export async function findPage(db: DbOrTx, filter: WorkflowFilter, page: { offse
           cast(extract(epoch from (coalesce(w.completed_at, case when w.status in ('Failed', 'Completed') then w.updated_at else now() end) - w.created_at)) * 1000 as float8) as "durationMs",
           ${channelsOf} as channels,
           (select array_agg(d.direct_message_id order by d.recipient) from deliveries d
-            where d.message_id::text = w.correlation_id and w.type = 'send-message' and d.direct_message_id is not null) as "hispMessageIds"
+            where d.message_id = ${sentMessageId} and d.direct_message_id is not null) as "hispMessageIds"
         from workflows w where ${where}
         order by w.created_at desc, w.id desc
         offset ${page.offset} limit ${page.limit}`,

@@ -70,6 +70,11 @@ describe('workflows grid and retry (back-office-b §2, back-office-a §2)', () =
     for (const search of [workflowId, messageId, encodeObjectId('message', messageId)]) {
       expect((await grid(`search=${encodeURIComponent(search)}`)).json().items.map((w: { id: string }) => w.id)).toEqual([workflowId]);
     }
+    // The Events tab lists the other work, whose correlation ids are not message ids.
+    const [daily] = await db().insert(workflows).values({ type: 'daily-notifications', correlationId: 'lakeside:2026-11-28', payload: { day: '2026-11-28' }, status: 'Completed' }).returning();
+    const events = await grid('category=events&channel=Direct');
+    expect(events.statusCode, events.body).toBe(200);
+    expect((await grid('category=events')).json().items.find((w: { id: string }) => w.id === daily!.id)).toMatchObject({ type: 'daily-notifications', kind: null, channel: [], mailMessage: null, command: { name: 'daily-notifications', day: '2026-11-28' } });
     const searched = await t.call(SYSADMIN, 'POST', '/api/diagnostics/messaging/workflows/_search', { status: 'Failed', type: 'send', pageSize: 5 });
     expect(searched.json().items.map((w: { id: string }) => w.id)).toContain(workflowId);
     expect((await grid('pageSize=1')).json().items).toHaveLength(1);
