@@ -126,7 +126,8 @@ export async function listWorkflows(deps: WorkflowsDeps, query: z.output<typeof 
   const filter: q.WorkflowFilter = {
     types,
     status: query.status,
-    channel: query.channel?.toLowerCase(),
+    // The channel's first word, so the dashboard's longer names ("Direct over SMTP", "Local delivery") select it too.
+    channel: query.channel?.toLowerCase().split(/[\s_-]+/)[0] || undefined,
     ids: query.search ? idsSearched(query.search) : undefined,
   };
   const { rows, total } = await q.findPage(deps.db, filter, { offset: (query.pageNumber - 1) * query.pageSize, limit: query.pageSize });

@@ -66,6 +66,9 @@ describe('workflows grid and retry (back-office-b §2, back-office-a §2)', () =
     for (const other of ['status=Completed', 'type=intake', 'channel=Fax', 'category=attachments']) {
       expect((await grid(other)).json().items.map((w: { id: string }) => w.id)).not.toContain(workflowId);
     }
+    for (const named of ['Direct%20over%20SMTP', 'direct', 'Local%20delivery']) {
+      expect((await grid(`status=Failed&type=release&channel=${named}`)).json().items.map((w: { id: string }) => w.id)).toContain(workflowId);
+    }
     // Found by its id, its message's id or object id.
     for (const search of [workflowId, messageId, encodeObjectId('message', messageId)]) {
       expect((await grid(`search=${encodeURIComponent(search)}`)).json().items.map((w: { id: string }) => w.id)).toEqual([workflowId]);
