@@ -67,6 +67,11 @@ import { messagingDashboardRoutes } from './modules/messaging-dashboard/routes.t
 import { neverSignedInRoutes } from './modules/users/never-signed-in.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/routes.ts';
+import { utilitiesRoutes } from './modules/utilities/routes.ts';
+import { workflowsRoutes } from './modules/workflows/routes.ts';
+import { SEND_WORKFLOW } from './modules/delivery/service.ts';
+import { RECEIVE_DIRECT_WORKFLOW } from './transports/direct/inbound.ts';
+import { workflowLaneTypes } from './platform/workflows/registry.ts';
 
 export interface AppDeps {
   config: Config;
@@ -231,6 +236,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
+  workflowsRoutes(app, {
+    db,
+    now,
+    types: { send: SEND_WORKFLOW, receive: RECEIVE_DIRECT_WORKFLOW, attachments: workflowLaneTypes.files, events: [...workflowLaneTypes.mail, ...workflowLaneTypes.webhooks, ...workflowLaneTypes.background] },
+  });
+  utilitiesRoutes(app, { db });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

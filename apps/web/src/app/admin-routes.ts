@@ -15,8 +15,6 @@ const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting
 // Later issues replace the generic page of their route with the real screen in app/router.tsx.
 export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
-  { path: '/admin/utils', title: 'Utilities', roles: SYS_ADMIN, summary: 'Message ID and workflow ID lookups and object ID decoding will appear here.' },
-  { path: '/admin/workflows', title: 'Workflows', roles: SYS_ADMIN, summary: 'Bulk workflow retry (workflow type, retry-at step and workflow IDs) will appear here.' },
   { path: '/admin/securelogs', title: 'Secure logs', roles: SYS_ADMIN, summary: 'A search of secure logs by reference ID will appear here.' },
   { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
   { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
@@ -35,7 +33,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/docusign', title: 'E-signature accounts', roles: SYS_ADMIN, summary: 'E-signature connector accounts will be listed here.' },
   { path: '/admin/licensekeys', title: 'License keys', roles: SYS_ADMIN, summary: 'License keys will be listed here, with an Expiring Soon filter and a generate action.' },
   { path: '/admin/licensetypes', title: 'License types', roles: SYS_ADMIN, summary: 'License types will be listed here, with actions to edit and delete them.' },
-  { path: '/admin/dashboard/messaging/workflows', title: 'Messaging workflows', roles: SYS_ADMIN, summary: 'Workflows, with their steps, attachments and events, will appear here.' },
   { path: '/admin/messageroutingrules', title: 'Message routing rules', roles: SYS_ADMIN, summary: 'Message routing rules will be listed here, searchable by address.' },
   { path: '/admin/messages', title: 'Messages', roles: SYS_ADMIN, summary: 'Raw messages with their workflows, attachments and events will appear here.' },
 ];

@@ -62,6 +62,9 @@ const AdminAreaPage = lazyPage(() => import('../admin/admin-area-page.tsx').then
 const NetworksPage = lazyPage(() => import('../admin/networks/networks-page.tsx').then((m) => m.NetworksPage));
 const ReservedWordsPage = lazyPage(() => import('../admin/reference-data/reserved-words-page.tsx').then((m) => m.ReservedWordsPage));
 const SpecialtiesPage = lazyPage(() => import('../admin/reference-data/specialties-page.tsx').then((m) => m.SpecialtiesPage));
+const WorkflowsPage = lazyPage(() => import('../admin/workflows/workflows-page.tsx').then((m) => m.WorkflowsPage));
+const BulkRetryPage = lazyPage(() => import('../admin/workflows/bulk-retry-page.tsx').then((m) => m.BulkRetryPage));
+const UtilitiesPage = lazyPage(() => import('../admin/utilities/utilities-page.tsx').then((m) => m.UtilitiesPage));
 const PartnersPage = lazyPage(() => import('../admin/partners/partners-page.tsx').then((m) => m.PartnersPage));
 const ResellersPage = lazyPage(() => import('../admin/resellers/resellers-page.tsx').then((m) => m.ResellersPage));
 const OrganizationsPage = lazyPage(() => import('../admin/organizations/organizations-page.tsx').then((m) => m.OrganizationsPage));
@@ -199,6 +202,9 @@ export const appRoutes: RouteObject[] = [
               // Reserved words and specialties have no route in the spec ("route not shown"): named like the others.
               { path: 'admin/reservedwords', handle: ReservedWordsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><ReservedWordsPage /></RequireRoles> },
               { path: 'admin/specialties', handle: SpecialtiesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><SpecialtiesPage /></RequireRoles> },
+              { path: 'admin/dashboard/messaging/workflows', handle: WorkflowsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><WorkflowsPage /></RequireRoles> },
+              { path: 'admin/workflows', handle: BulkRetryPage.handle, element: <RequireRoles roles={SYS_ADMIN}><BulkRetryPage /></RequireRoles> },
+              { path: 'admin/utils', handle: UtilitiesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><UtilitiesPage /></RequireRoles> },
               { path: 'admin/partners', handle: PartnersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><PartnersPage /></RequireRoles> },
               { path: 'admin/resellers', handle: ResellersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><ResellersPage /></RequireRoles> },
               { path: 'admin/organizations', handle: OrganizationsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><OrganizationsPage /></RequireRoles> },

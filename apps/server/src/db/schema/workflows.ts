@@ -42,7 +42,8 @@ export const workflowSteps = pgTable(
     workflowId: uuid().notNull().references(() => workflows.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     key: text().notNull().default(''),
-    status: text({ enum: ['Pending', 'Running', 'Completed', 'Failed'] }).notNull().default('Pending'),
+    // Retry (back-office-b §4): an operator asked for this step to run again; the next run of the workflow does it.
+    status: text({ enum: ['Pending', 'Running', 'Completed', 'Failed', 'Retry'] }).notNull().default('Pending'),
     attempts: integer().notNull().default(0),
     result: jsonb().$type<Record<string, unknown>>(),
     error: text(),

@@ -1,8 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/client.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { users } from '../../db/schema/users.ts';
-import { addressCache, conversations, deliveries, messages } from '../../db/schema/messages.ts';
+import { addressCache, conversations, deliveries, deliveryEvents, messages } from '../../db/schema/messages.ts';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -76,4 +76,18 @@ export async function findOrganizationDirectDomains(db: DbOrTx, organizationId: 
     .from(documentSources)
     .where(and(eq(documentSources.organizationId, organizationId), eq(documentSources.type, 'Direct')));
   return [...new Set(rows.map((r) => r.address.slice(r.address.lastIndexOf('@') + 1).toLowerCase()))];
+}
+
+// An operator retried a failed recipient's step (workflow retry): it is Pending again and its Failed stage is
+// forgotten, so the next outcome is recorded as if for the first time. A recipient delivered meanwhile stays delivered.
+export async function reopenFailedDelivery(db: Database, id: string, at: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const reopened = await tx
+      .update(deliveries)
+      .set({ status: 'Pending', reason: null, notificationDueAt: null, updatedAt: at })
+      .where(and(eq(deliveries.id, id), eq(deliveries.status, 'Failed'), isNull(deliveries.deliveredMessageId)))
+      .returning({ id: deliveries.id });
+    if (reopened.length) await tx.delete(deliveryEvents).where(and(eq(deliveryEvents.deliveryId, id), eq(deliveryEvents.stage, 'Failed')));
+    return reopened.length > 0;
+  });
 }

@@ -228,10 +228,17 @@ export function sendMessageWorkflow(deps: SendWorkflowDeps): WorkflowHandler {
       .where(and(eq(messages.id, messageId), eq(messages.organizationId, organizationId)));
     if (!message) return;
     for (const { recipient } of await q.findDeliveries(deps.db, messageId)) {
-      await ctx.step('deliver', recipient, async () => {
-        const delivery = await q.findDelivery(deps.db, messageId, recipient);
+      await ctx.step('deliver', recipient, async ({ retried }) => {
+        let delivery = await q.findDelivery(deps.db, messageId, recipient);
+        // An operator's retry of this recipient sends it again.
+        if (retried && delivery?.status === 'Failed' && (await q.reopenFailedDelivery(deps.db, delivery.id, deps.now()))) delivery = await q.findDelivery(deps.db, messageId, recipient);
         if (!delivery || delivery.status !== 'Pending' || delivery.deliveredMessageId) return { status: delivery?.status ?? 'Missing' };
-        return delivery.channel === 'Direct' ? deliverDirect(deps, ctx, message, delivery) : deliverFax(deps, ctx, message, delivery);
+        const outcome: Record<string, unknown> =
+          delivery.channel === 'Direct' ? await deliverDirect(deps, ctx, message, delivery) : await deliverFax(deps, ctx, message, delivery);
+        if (outcome.status !== 'Failed') return outcome;
+        // Settled as failed: the workflow shows Failed and this recipient's step can be retried from the back office.
+        const failed = await q.findDelivery(deps.db, messageId, recipient);
+        return { ...outcome, failed: failed?.reason ?? 'The recipient could not be reached.' };
       }, deliveryTally(recipient));
       await deps.afterRecipient?.(recipient);
     }

@@ -7,13 +7,21 @@ import { recordTallies, type MessagingTally, type StepTally } from './rollups.ts
 
 export type Workflow = typeof workflows.$inferSelect;
 
-// What a step may return: stored as jsonb and handed back as stored when the step is replayed.
+// What a step may return: stored as jsonb and handed back as stored when the step is replayed. A result with a
+// `failed` text settles the step as Failed (a recipient refused for good): a replay hands it back like a completed
+// one, the workflow ends Failed, and only an operator's retry (status Retry) runs it again.
 export type StepResult = Record<string, unknown> | void;
+
+const failureOf = (stored: Record<string, unknown> | null): string | null =>
+  stored && typeof stored.failed === 'string' ? stored.failed.slice(0, 2000) : null;
 
 export interface StepInfo {
   // 1 on the first try; more means an earlier try failed or its worker died mid-step, so an outside
   // call may already have happened (check with the provider before repeating it).
   attempt: number;
+  // An operator asked for this step to run again (it was marked Retry): state an earlier run settled as failed
+  // (a recipient marked Failed) may be reopened.
+  retried: boolean;
 }
 
 export interface WorkflowContext {
@@ -77,25 +85,34 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
         }
         await db.update(workflowSteps).set(outcome).where(where);
       };
-      const [done] = await db
-        .select({ result: workflowSteps.result })
+      const [existing] = await db
+        .select({ status: workflowSteps.status, result: workflowSteps.result })
         .from(workflowSteps)
-        .where(and(where, eq(workflowSteps.status, 'Completed')));
-      if (done) return (done.result ?? undefined) as T;
+        .where(where);
+      const settled = existing && (existing.status === 'Completed' || (existing.status === 'Failed' && failureOf(existing.result) !== null));
+      if (settled) return (existing.result ?? undefined) as T;
 
       const [started] = await db
         .insert(workflowSteps)
         .values({ workflowId: workflow.id, name, key, status: 'Running', attempts: 1, startedAt: sql`now()` })
         .onConflictDoUpdate({
           target: [workflowSteps.workflowId, workflowSteps.name, workflowSteps.key],
-          set: { status: 'Running', attempts: sql`${workflowSteps.attempts} + 1`, error: null, startedAt: sql`now()` },
+          // While it runs, a retried step keeps that it was retried: a worker that takes it over after a crash still knows.
+          set: {
+            status: 'Running',
+            attempts: sql`${workflowSteps.attempts} + 1`,
+            error: null,
+            result: sql`case when ${workflowSteps.status} = 'Retry' or (${workflowSteps.status} = 'Running' and coalesce((${workflowSteps.result} ->> 'retried')::boolean, false)) then '{"retried": true}'::jsonb else null end`,
+            startedAt: sql`now()`,
+            completedAt: null,
+          },
         })
-        .returning({ attempts: workflowSteps.attempts });
+        .returning({ attempts: workflowSteps.attempts, result: workflowSteps.result });
 
       let value: T;
       try {
         // No transaction is open here: fn may call out to the network for as long as it needs.
-        value = await fn({ attempt: started!.attempts });
+        value = await fn({ attempt: started!.attempts, retried: started!.result?.retried === true });
       } catch (error) {
         // Counted once, when the workflow's last try fails; earlier failures are tried again.
         await record({ status: 'Failed', error: errorText(error) }, tally && workflow.attempts >= workflow.maxAttempts ? tally({ error }) : []);
@@ -104,7 +121,11 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
       // The first run hands back what a replay would read, so a non-JSON result shows up at once.
       const stored = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
       // Recorded even if the lease was lost meanwhile: the outside effect happened, a new run must not repeat it.
-      await record({ status: 'Completed', result: stored, completedAt: sql`now()` }, tally ? tally({ result: stored ?? undefined }) : []);
+      const failed = failureOf(stored);
+      await record(
+        { status: failed === null ? 'Completed' : 'Failed', result: stored, error: failed, completedAt: sql`now()` },
+        tally ? tally({ result: stored ?? undefined }) : [],
+      );
       return (stored ?? undefined) as T;
     },
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { workflows } from '../../db/schema/workflows.ts';
+import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { errorText, workflowContext, WorkflowDeferred, type Workflow, type WorkflowHandlers, type WorkflowLogger } from './context.ts';
 import { WORKFLOWS_CHANNEL } from './enqueue.ts';
 import { startHeartbeat } from './heartbeat.ts';
@@ -155,6 +155,18 @@ async function runClaimed(o: Resolved, workflow: Workflow, running: Set<AbortCon
   const stillMine = and(eq(workflows.id, workflow.id), eq(workflows.lockedBy, o.workerId), eq(workflows.status, 'Running'));
   const released = { lockedBy: null, lockedUntil: null, updatedAt: sql`now()` };
   if (outcome.ok) {
+    // A step settled as failed (a recipient refused for good) leaves the workflow Failed, for an operator to retry.
+    const [failedStep] = await o.db
+      .select({ name: workflowSteps.name, error: workflowSteps.error })
+      .from(workflowSteps)
+      .where(and(eq(workflowSteps.workflowId, workflow.id), eq(workflowSteps.status, 'Failed'), sql`${workflowSteps.result} ->> 'failed' is not null`))
+      .limit(1);
+    if (failedStep) {
+      const lastError = `${failedStep.name}: ${failedStep.error ?? 'failed'}`.slice(0, 2000);
+      await o.db.update(workflows).set({ ...released, status: 'Failed', lastError, completedAt: sql`now()` }).where(stillMine);
+      o.logger.warn({ ...about, error: lastError }, 'workflow finished with a failed step');
+      return;
+    }
     await o.db.update(workflows).set({ ...released, status: 'Completed', completedAt: sql`now()` }).where(stillMine);
     o.logger.info(about, 'workflow completed');
     return;
