@@ -37,5 +37,4 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/licensetypes', title: 'License types', roles: SYS_ADMIN, summary: 'License types will be listed here, with actions to edit and delete them.' },
   { path: '/admin/dashboard/messaging/workflows', title: 'Messaging workflows', roles: SYS_ADMIN, summary: 'Workflows, with their steps, attachments and events, will appear here.' },
   { path: '/admin/messageroutingrules', title: 'Message routing rules', roles: SYS_ADMIN, summary: 'Message routing rules will be listed here, searchable by address.' },
-  { path: '/admin/messages', title: 'Messages', roles: SYS_ADMIN, summary: 'Raw messages with their workflows, attachments and events will appear here.' },
 ];

@@ -12,9 +12,11 @@ const conversionTypes = sql.join(
   sql`, `,
 );
 
-// back-office-b §4 message status numbers from the stored status names (Read is a Received message opened).
+// back-office-b §4 message status numbers from the stored status names: a sent message is Delivered once every
+// recipient has it (Sent), Pending while some wait; Read is a Received message opened.
 const statusNumber = sql`(case m.status
-  when 'Draft' then 0 when 'Sent' then 0 when 'Received' then 1 when 'AttachmentRead' then 1 when 'Pending' then 2
+  when 'Draft' then 0 when 'Sent' then 0 when 'Delivered' then 0 when 'Received' then 1 when 'Read' then 1
+  when 'AttachmentRead' then 1 when 'Pending' then 2
   when 'Signed' then 3 when 'Suspended' then 4 when 'Deleted' then 5 when 'Removed' then 6 when 'Forwarded' then 7
   when 'Replied' then 8 when 'Processed' then 9 when 'Uploaded' then 10 when 'Triaged' then 11 when 'Failed' then 12 end)`;
 
