@@ -15,6 +15,7 @@ describe('message browser OData feeds', () => {
     sent: '10000000-0000-4000-8000-000000000001',
     received: '10000000-0000-4000-8000-000000000002',
     draft: '10000000-0000-4000-8000-000000000003',
+    direct: '10000000-0000-4000-8000-000000000004',
     sendWorkflow: '20000000-0000-4000-8000-000000000001',
     renditionWorkflow: '20000000-0000-4000-8000-000000000002',
     attachment: '30000000-0000-4000-8000-000000000001',
@@ -34,6 +35,8 @@ describe('message browser OData feeds', () => {
     await db.insert(messages).values([
       { id: ids.sent, organizationId: org, direction: 'Outbound', subject: 'Referral: Maria Alvarez', fromAddress: 'intake@lakeside.direct.example.org', toAddress: 'dr.lee@riverview.direct.example.org', isDraft: false, status: 'Sent', sourceType: 'Direct', createdDate: at(1), patientName: 'Maria Alvarez' },
       { id: ids.received, organizationId: riverview!.id, direction: 'Inbound', subject: 'Referral: Maria Alvarez', fromAddress: 'intake@lakeside.direct.example.org', toAddress: 'dr.lee@riverview.direct.example.org', isDraft: false, status: 'Received', sourceType: 'Direct', origin: 'Direct', createdDate: at(2), systemReceivedDate: at(2), deliveryKey: `${ids.sent}:dr.lee@riverview.direct.example.org` },
+      // Received over Direct from another HISP: its Message-ID is in the copy's delivery key.
+      { id: ids.direct, organizationId: riverview!.id, direction: 'Inbound', subject: 'Lab results', fromAddress: 'lab@other-hisp.example.com', toAddress: 'dr.lee@riverview.direct.example.org', isDraft: false, status: 'Read', sourceType: 'Direct', createdDate: at(-30), systemReceivedDate: at(-30), deliveryKey: 'direct:<xyz.9@other-hisp.example.com>:dr.lee@riverview.direct.example.org' },
       { id: ids.draft, organizationId: org, direction: 'Outbound', subject: "O'Brien draft", fromAddress: "o'brien@lakeside.direct.example.org", toAddress: '', isDraft: true, status: 'Draft', createdDate: at(3) },
     ]);
     await db.insert(workflows).values([
@@ -85,6 +88,11 @@ describe('message browser OData feeds', () => {
     // The received copy leads to the sender's send workflow.
     expect(body.value[1]).toMatchObject({ Direction: 'Inbound', Status: 1, WorkflowId: ids.sendWorkflow, SystemReceivedDate: at(2).toISOString() });
     expect(JSON.stringify(body)).not.toMatch(/Maria|Alvarez|Referral|refused/);
+  });
+
+  it('reads the Direct Message-ID of a message received from another HISP', async () => {
+    const { body } = await get(q('/odata/mailmessages', { $filter: `HispMessageId eq '<xyz.9@other-hisp.example.com>'`, $select: 'MailMessageId,Status,WorkflowId,Origin' }));
+    expect(body.value).toEqual([{ MailMessageId: ids.direct, Status: 1, WorkflowId: null, Origin: 'Direct' }]);
   });
 
   it('opens a row: its workflows with their steps and its attachments, without errors or file names', async () => {
@@ -171,6 +179,12 @@ describe('message browser OData feeds', () => {
       const res = await get(q(path, options));
       expect(res, JSON.stringify(options)).toEqual({ status: 400, body: { message } });
     }
+  });
+
+  it('answers as OData v4 and is never cached', async () => {
+    const res = await t.call(sysadmin, 'GET', '/odata/eventmessages?$top=1');
+    expect(res.headers['odata-version']).toBe('4.0');
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
   it('is for system administrators only', async () => {
