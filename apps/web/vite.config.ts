@@ -8,7 +8,10 @@ export default defineConfig({
   plugins: [react(), precompress()],
   server: {
     port: 5173,
-    proxy: { '/api': { target: `http://localhost:${process.env.PORT ?? 8080}`, changeOrigin: false, ws: true } },
+    proxy: {
+      '/api': { target: `http://localhost:${process.env.PORT ?? 8080}`, changeOrigin: false, ws: true },
+      '/odata': { target: `http://localhost:${process.env.PORT ?? 8080}`, changeOrigin: false },
+    },
   },
   // Maps stay beside the build for reading reported stack traces; no bundle points at them and the
   // server never serves them. The manifest (dist/.vite, never served) lets bench/first-load.ts follow imports.

@@ -38,6 +38,7 @@ import { sandboxIdentityProofing } from './modules/identity-proofing/provider.ts
 import { failedMessagesRoutes } from './modules/intake/failed-messages.ts';
 import { intakeRoutes } from './modules/intake/routes.ts';
 import { intakeRuleRoutes } from './modules/intake/rules-routes.ts';
+import { messageBrowserRoutes } from './modules/message-browser/routes.ts';
 import { messagesRoutes } from './modules/messages/routes.ts';
 import { organizationSettingsRoutes } from './modules/organization-settings/routes.ts';
 import { registerPresence } from './modules/presence/service.ts';
@@ -92,7 +93,7 @@ export interface RouteEntry {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    // Every /api route with its declared roles: the authorization test walks this table.
+    // Every /api and /odata route with its declared roles: the authorization test walks this table.
     apiRoutes: RouteEntry[];
   }
 }
@@ -127,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('apiRoutes', [] as RouteEntry[]);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
+    if (!route.url.startsWith('/api') && !route.url.startsWith('/odata')) return;
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, roles: ['SysAdmin'], docsCookie: true };
     const roles = route.config?.roles;
     if (!roles) throw new Error(`Route ${String(route.method)} ${route.url} declares no roles`);
@@ -235,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // config.identityProofingProvider is 'sandbox': the only provider so far.
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
+  messageBrowserRoutes(app, { db });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
   workflowsRoutes(app, {
     db,

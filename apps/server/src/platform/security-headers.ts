@@ -50,7 +50,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
     reply.removeHeader('x-powered-by');
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith('/api/') || request.url.startsWith('/odata/')) reply.header('cache-control', 'no-store');
     return payload;
   });
 }

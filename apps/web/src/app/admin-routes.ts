@@ -34,5 +34,4 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/licensekeys', title: 'License keys', roles: SYS_ADMIN, summary: 'License keys will be listed here, with an Expiring Soon filter and a generate action.' },
   { path: '/admin/licensetypes', title: 'License types', roles: SYS_ADMIN, summary: 'License types will be listed here, with actions to edit and delete them.' },
   { path: '/admin/messageroutingrules', title: 'Message routing rules', roles: SYS_ADMIN, summary: 'Message routing rules will be listed here, searchable by address.' },
-  { path: '/admin/messages', title: 'Messages', roles: SYS_ADMIN, summary: 'Raw messages with their workflows, attachments and events will appear here.' },
 ];

@@ -71,6 +71,7 @@ const OrganizationsPage = lazyPage(() => import('../admin/organizations/organiza
 const OrganizationEditPage = lazyPage(() => import('../admin/organizations/organization-edit-page.tsx').then((m) => m.OrganizationEditPage));
 const UsersPage = lazyPage(() => import('../admin/users/users-page.tsx').then((m) => m.UsersPage));
 const CertificatesPage = lazyPage(() => import('../admin/certificates/certificates-page.tsx').then((m) => m.CertificatesPage));
+const MessageBrowserPage = lazyPage(() => import('../admin/message-browser/message-browser-page.tsx').then((m) => m.MessageBrowserPage));
 const TrustAnchorsPage = lazyPage(() => import('../admin/trust-anchors/trust-anchors-page.tsx').then((m) => m.TrustAnchorsPage));
 const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page.tsx').then((m) => m.WebhooksPage));
 const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
@@ -212,6 +213,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'admin/organizations/:id', handle: OrganizationEditPage.handle, element: <RequireRoles roles={SYS_ADMIN}><OrganizationEditPage /></RequireRoles> },
               { path: 'admin/users', handle: UsersPage.handle, element: <RequireRoles roles={SYS_ADMIN}><UsersPage /></RequireRoles> },
               { path: 'admin/certificates', handle: CertificatesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><CertificatesPage /></RequireRoles> },
+              { path: 'admin/messages', handle: MessageBrowserPage.handle, element: <RequireRoles roles={SYS_ADMIN}><MessageBrowserPage /></RequireRoles> },
               { path: 'admin/trust-anchors', handle: TrustAnchorsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><TrustAnchorsPage /></RequireRoles> },
               { path: 'settings/webhooks', handle: WebhooksPage.handle, element: <RequireRoles roles={['Administrator']}><WebhooksPage /></RequireRoles> },
               // Issue 13 §7 (the spec names no route): the files the platform publishes for organizations.

@@ -15,15 +15,17 @@ export interface SortableHeaderProps {
   rightSection?: ReactNode;
   /** Hidden below this breakpoint (ListColumn.visibleFrom). */
   visibleFrom?: 'sm' | 'md' | 'lg' | 'xl';
+  /** Column width (a fixed-layout table). */
+  width?: number | string;
 }
 
 const ariaSort = { asc: 'ascending', desc: 'descending' } as const;
 
-export function SortableHeader({ column, children, sortCol, sortDir, onSort, rightSection, visibleFrom }: SortableHeaderProps) {
+export function SortableHeader({ column, children, sortCol, sortDir, onSort, rightSection, visibleFrom, width }: SortableHeaderProps) {
   const active = sortCol === column;
   const next: SortDir = active && sortDir === 'asc' ? 'desc' : 'asc';
   return (
-    <Table.Th aria-sort={active ? ariaSort[sortDir] : 'none'} visibleFrom={visibleFrom}>
+    <Table.Th aria-sort={active ? ariaSort[sortDir] : 'none'} visibleFrom={visibleFrom} w={width}>
       {/* A real button so keyboard users and role locators can sort. */}
       <UnstyledButton onClick={() => onSort(column, next)} fw={700} fz="sm">
         <Group gap={4} wrap="nowrap">

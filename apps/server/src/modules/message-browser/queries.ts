@@ -1,0 +1,23 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { type DbOrTx, queryRows } from '../../db/client.ts';
+
+// One page of a feed and, when asked, its total: the FROM clause, scope and compiled options come from the service.
+export interface FeedStatement {
+  select: SQL;
+  from: SQL;
+  where: SQL[];
+  orderBy: SQL;
+  limit: number;
+  offset: number;
+}
+
+const whereClause = (parts: SQL[]) => (parts.length === 0 ? sql`` : sql` where ${sql.join(parts, sql` and `)}`);
+
+export function findPage(db: DbOrTx, s: FeedStatement): Promise<Record<string, unknown>[]> {
+  return queryRows<Record<string, unknown>>(db, sql`select ${s.select} from ${s.from}${whereClause(s.where)} order by ${s.orderBy} limit ${s.limit} offset ${s.offset}`);
+}
+
+export async function countRows(db: DbOrTx, s: Pick<FeedStatement, 'from' | 'where'>): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${s.from}${whereClause(s.where)}`);
+  return row?.n ?? 0;
+}
