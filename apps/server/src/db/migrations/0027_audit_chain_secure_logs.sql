@@ -112,3 +112,6 @@ BEGIN
   RETURN removed;
 END
 $$;
+--> statement-breakpoint
+-- POST /api/admin/audits searches every organization by date.
+CREATE INDEX "audit_events_created_idx" ON "audit_events" USING btree ("created_at");

@@ -23,6 +23,7 @@ export const auditEvents = pgTable(
     index('audit_events_user_idx').on(t.userId, t.createdAt),
     index('audit_events_org_idx').on(t.organizationId, t.createdAt),
     index('audit_events_type_idx').on(t.eventType, t.createdAt),
+    index('audit_events_created_idx').on(t.createdAt),
     uniqueIndex('audit_events_chain_idx').on(sql`coalesce(${t.organizationId}, '00000000-0000-0000-0000-000000000000'::uuid)`, t.chainSeq),
   ],
 );
