@@ -56,6 +56,8 @@ describe('Audits (back-office-b) and the end-user audit calls', () => {
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().modelState).toEqual({ endDate: ['End date must be on or after the start date.'] });
     expect((await search(SYSADMIN, { startDate: '03/01/2026' })).json().modelState).toEqual({ startDate: ['Date is invalid.'] });
+    expect((await search(SYSADMIN, { endDate: '2026-02-31' })).json().modelState).toEqual({ endDate: ['Date is invalid.'] });
+    expect((await t.call(LAKESIDE_ADMIN, 'GET', '/api/audit/user?startDate=2026-13-01')).statusCode).toBe(400);
   });
 
   it('exports the search as a CSV file named by its start and end dates, and audits the export', async () => {
