@@ -42,7 +42,7 @@ export function SecureLogsPage() {
             <ReadOnlyField label="User id" value={log.userId ?? ''} />
             <ReadOnlyField label="Organization id" value={log.organizationId ?? ''} />
           </SimpleGrid>
-          <Textarea label="Message" readOnly autosize minRows={2} maxRows={20} value={[log.message, log.stack].filter(Boolean).join('\n')} styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }} />
+          <Textarea label="Message" readOnly rows={10} value={[log.message, log.stack].filter(Boolean).join('\n')} styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }} />
         </Stack>
       </Paper>
     );
