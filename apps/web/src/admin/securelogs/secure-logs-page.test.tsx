@@ -36,7 +36,7 @@ describe('Secure logs (back office /admin/securelogs)', { timeout: 30_000 }, () 
     expect(screen.getByText('No Log to Display')).toBeTruthy();
     await userEvent.type(screen.getByRole('textbox', { name: 'Reference id' }), 'CE963001FE');
     expect(await screen.findByText('GET /api/downloads/:id/download → 500')).toBeTruthy();
-    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toContain('BlobError: The file of blob 9f8172ef is missing.');
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toContain('BlobError: The file of blob 9f8172ef is missing.');
     // One call for the whole id: the 300 ms debounce let no partial id through.
     expect(api.calls.filter((c) => c.key.startsWith('GET /api/admin/securelogs/')).map((c) => c.key)).toEqual(['GET /api/admin/securelogs/ce963001fe']);
   });
