@@ -11,7 +11,7 @@ export const auditsMessages = {
 } as const;
 
 // Whole UTC days (YYYY-MM-DD), both ends included; either may be left out.
-const isCalendarDay = (v: string) => {
+export const isCalendarDay = (v: string) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
   const time = Date.parse(`${v}T00:00:00Z`);
   return !Number.isNaN(time) && new Date(time).toISOString().startsWith(v);
