@@ -7,6 +7,7 @@ import { TINY } from './size.ts';
 
 const benchmarks: Record<string, () => Promise<string[]>> = {
   session: async () => (await import('./session.ts')).sessionBenchmarks(),
+  audit: async () => (await import('./audit.ts')).auditBenchmarks(),
   release: async () => (await import('./release.ts')).releaseBenchmarks(),
   extraction: async () => (await import('./extraction.ts')).extractionBenchmarks(),
   intake: async () => (await import('./intake.ts')).intakeBenchmarks(),

@@ -19,6 +19,7 @@ import { sharedWorkerPool } from './platform/workers/worker-pool.ts';
 import { clamdScanner } from './platform/antivirus/clamd.ts';
 import { noScanner } from './platform/antivirus/scanner.ts';
 import { AppError, registerErrorHandling, serializeError } from './platform/errors.ts';
+import { recordSecureLog } from './platform/secure-logs.ts';
 import { responseSerializerCompiler, type App, type RouteRoles } from './platform/http.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { sandboxCustomerMessaging } from './platform/customer-messaging.ts';
@@ -27,6 +28,8 @@ import { registrationRoutes } from './modules/registration/routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/routes.ts';
 import { attachmentsRoutes } from './modules/attachments/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { auditsRoutes } from './modules/audits/routes.ts';
+import { secureLogsRoutes } from './modules/secure-logs/routes.ts';
 import { conversationsRoutes } from './modules/conversations/routes.ts';
 import { deliveryRoutes } from './modules/delivery/routes.ts';
 import { createDirectDeps } from './transports/direct/direct-deps.ts';
@@ -149,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return payload;
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, { recordSecureLog: (entry) => recordSecureLog(db, entry) });
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
   await app.register(rateLimit, {
@@ -212,6 +215,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   deliverySummaryRoutes(app, { db, now });
   conversationsRoutes(app, { db, now });
   auditRoutes(app, { db });
+  auditsRoutes(app, { db, now });
+  secureLogsRoutes(app, { db });
   subscriptionsRoutes(app, { db, now, payments: paymentProviderFor(config.paymentProvider), mailFrom: config.mailFrom });
   directoryRoutes(app, { db, now });
   referenceDataRoutes(app, { db, now });

@@ -79,6 +79,8 @@ const schema = z.object({
     .refine((list) => list.every(proxyAddress), 'must be a comma-separated list of IP addresses or CIDR ranges')
     .optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  // Issue 27 §3: how long a server error's secure log is kept under its reference id.
+  SECURE_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(7 * 24).default(12),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Issue 14 §6: system administrators and organization Administrators must enrol in two-factor sign-in; default
@@ -176,6 +178,7 @@ export interface Config {
   // trusts nothing for a plain number); the client IP is the address the nearest untrusted hop gave.
   trustProxy: false | string[] | ((address: string, hop: number) => boolean);
   sessionIdleMinutes: number;
+  secureLogRetentionDays: number;
   sessionMaxHours: number;
   loginRateLimitPerMinute: number;
   requireAdminTwoFactor: boolean;
@@ -279,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoWorld: e.DEMO_WORLD,
     trustProxy: e.TRUST_PROXY_ADDRESSES ?? (e.TRUST_PROXY_HOPS > 0 ? trustHops(e.TRUST_PROXY_HOPS) : false),
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    secureLogRetentionDays: e.SECURE_LOG_RETENTION_DAYS,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     requireAdminTwoFactor: e.REQUIRE_ADMIN_TWO_FACTOR ? e.REQUIRE_ADMIN_TWO_FACTOR === 'true' : !development,

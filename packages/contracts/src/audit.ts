@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDay } from './audits.ts';
 import { text } from './text.ts';
 
 // Audit entry of end-user §3: createdBy, eventType, createdOn. Backs the Message Activity modal
@@ -12,7 +13,8 @@ export const ACTIVITY_PAGE_SIZE = 10;
 export const auditSubjectTypes = ['message'] as const;
 
 export const auditParams = z.object({ type: z.enum(auditSubjectTypes), correlationId: text().uuid() });
-const optionalDate = text().trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date is invalid.').optional();
+// A real calendar day: 2026-02-31 matched the pattern once and failed later as an invalid Date (a 500).
+const optionalDate = text().trim().refine(isCalendarDay, 'Date is invalid.').optional();
 export const auditQuery = z.object({
   pageStart: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(ACTIVITY_PAGE_SIZE),

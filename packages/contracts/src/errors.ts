@@ -11,6 +11,8 @@ export const errorResponse = z.object({
   twoFactorMethod: z.enum(['App', 'Email']).optional(),
   // A refused send of a message never saved as a draft: the draft that send's save made is gone (issue 9).
   draftDiscarded: z.boolean().optional(),
+  // An answer 500: the id the full error is kept under (back-office-a Secure logs), also named in the message.
+  referenceId: text().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
@@ -38,3 +40,6 @@ export const messages = {
   serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',
   emptyList: 'There are no results matching your criteria.',
 } as const;
+
+// The text of an answer 500: the user reads the reference id to support, who finds the error at /admin/securelogs.
+export const serverErrorWithReference = (referenceId: string) => `${messages.serverError} Reference id: ${referenceId}.`;

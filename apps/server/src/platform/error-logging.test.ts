@@ -50,7 +50,8 @@ describe('a failed query is logged with its code and constraint, never its value
     await app.close();
 
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ message: texts.serverError });
+    const { referenceId } = res.json<{ referenceId: string }>();
+    expect(res.json()).toEqual({ message: `${texts.serverError} Reference id: ${referenceId}.`, referenceId });
     const log = lines.join('');
     const entries = lines.map((l) => JSON.parse(l) as { msg: string; err?: Record<string, unknown> });
     const logged = entries.filter((e) => e.msg === 'saving the draft failed' || e.msg === 'request failed');

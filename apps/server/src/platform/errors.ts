@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DrizzleQueryError } from 'drizzle-orm';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { messages, type ErrorResponse } from '@clinicrelay/contracts/errors.ts';
+import { messages, serverErrorWithReference, type ErrorResponse } from '@clinicrelay/contracts/errors.ts';
+import { newReferenceId, type SecureLogEntry } from './secure-logs.ts';
 
 // The only way a handler reports a failure; the error handler turns it into the one error shape.
 // A 503 names how long to wait (Retry-After).
@@ -121,8 +122,32 @@ export function safeErrorMessage(error: unknown): string {
   return databaseErrorFields(error) ? serializeError(error).message : error.message || error.name;
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+export interface ErrorHandlingOptions {
+  // Keeps an answer 500's error under its reference id (platform/secure-logs.ts).
+  recordSecureLog?: (entry: SecureLogEntry) => Promise<void>;
+}
+
+export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+  // Every answer 500 names a reference id; the error, reduced and PHI-redacted, is stored under it.
+  const serverError = async (request: FastifyRequest, reply: FastifyReply, status: number, err: SerializedError) => {
+    const referenceId = newReferenceId();
+    request.log.error({ err, referenceId }, 'request failed');
+    await options
+      .recordSecureLog?.({
+        referenceId,
+        statusCode: status,
+        method: request.method,
+        route: request.routeOptions.url ?? 'unknown route',
+        requestId: request.id,
+        userId: request.authContext?.userId,
+        organizationId: request.authContext?.organizationId,
+        error: err,
+      })
+      .catch((e: unknown) => request.log.warn({ err: serializeError(e), referenceId }, 'the secure log could not be stored'));
+    return reply.status(status).send({ message: serverErrorWithReference(referenceId), referenceId });
+  };
+
+  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: serializeError(error) }, 'database unavailable');
       error = new AppError(503, messages.serviceUnavailable, {}, DATABASE_RETRY_AFTER_SECONDS);
@@ -144,13 +169,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: { message: error.message, method: error.method, url: error.url } }, 'response did not match its schema');
-      return reply.status(500).send({ message: messages.serverError });
+      return serverError(request, reply, 500, { type: 'ResponseSerializationError', message: 'response did not match its schema', stack: framesOf(error) });
     }
     const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: serializeError(error) }, 'request failed');
-      return reply.status(status).send({ message: messages.serverError });
-    }
+    if (status >= 500) return serverError(request, reply, status, serializeError(error));
     // Fastify's own 4xx (malformed JSON, body too large, unsupported media type): its text is safe to show.
     return reply.status(status).send({ message: status === 429 ? messages.tooManyRequests : error.message });
   });

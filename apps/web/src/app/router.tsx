@@ -99,6 +99,8 @@ const NotificationsPage = lazyPage(() => import('../features/notifications/notif
 const DownloadsPage = lazyPage(() => import('../features/downloads/downloads-page.tsx').then((m) => m.DownloadsPage));
 const AdminDownloadsPage = lazyPage(() => import('../admin/downloads/downloads-page.tsx').then((m) => m.AdminDownloadsPage));
 const EulasPage = lazyPage(() => import('../admin/eulas/eulas-page.tsx').then((m) => m.EulasPage));
+const AuditsPage = lazyPage(() => import('../admin/audits/audits-page.tsx').then((m) => m.AuditsPage));
+const SecureLogsPage = lazyPage(() => import('../admin/securelogs/secure-logs-page.tsx').then((m) => m.SecureLogsPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -220,6 +222,8 @@ export const appRoutes: RouteObject[] = [
               { path: 'downloads', handle: DownloadsPage.handle, element: <RequireRoles roles={ORG_USERS}><DownloadsPage /></RequireRoles> },
               { path: 'admin/downloads', handle: AdminDownloadsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><AdminDownloadsPage /></RequireRoles> },
               { path: 'admin/eulas', handle: EulasPage.handle, element: <RequireRoles roles={SYS_ADMIN}><EulasPage /></RequireRoles> },
+              { path: 'admin/audits', handle: AuditsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><AuditsPage /></RequireRoles> },
+              { path: 'admin/securelogs', handle: SecureLogsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><SecureLogsPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

@@ -55,6 +55,8 @@ export interface ListPageProps<Row> {
   fixedLayout?: boolean;
   /** The heading level of the title: 1 for a page, lower for a list inside a page (a tab of an edit page). */
   titleOrder?: 1 | 2 | 3 | 4;
+  /** The search box's accessible name when it searches one field (the audits' "Username"). */
+  searchLabel?: string;
 }
 
 const defaultRowKey = (row: unknown) => (row as { id: string | number }).id;
@@ -80,6 +82,7 @@ export function ListPage<Row>({
   emptyText,
   fixedLayout = false,
   titleOrder = 1,
+  searchLabel,
 }: ListPageProps<Row>) {
   const items = query.items ?? [];
   const totalCount = query.totalCount ?? 0;
@@ -108,7 +111,7 @@ export function ListPage<Row>({
         {actions && <Group gap="xs">{actions}</Group>}
       </Group>
       <Group align="flex-end">
-        <SearchBox value={state.search} onChange={(search) => onStateChange({ search })} />
+        <SearchBox value={state.search} onChange={(search) => onStateChange({ search })} {...(searchLabel ? { label: searchLabel } : {})} />
         {toolbar}
         {dateRange && (
           <DateRangeFilter

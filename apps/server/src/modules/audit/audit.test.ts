@@ -101,6 +101,7 @@ describe('Message activity', () => {
     const bad = await activity(id, '?startDate=03/01/2026');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().modelState).toEqual({ startDate: ['Date is invalid.'] });
+    expect((await activity(id, '?endDate=2026-02-31')).json().modelState).toEqual({ endDate: ['Date is invalid.'] });
   });
 
   it('gives another organization’s administrator 404, and a User 403', async () => {

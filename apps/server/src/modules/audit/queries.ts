@@ -61,3 +61,53 @@ export async function findMessageEvents(db: DbOrTx, filter: { organizationId: st
     .orderBy(desc(messageEvents.createdAt), desc(messageEvents.id))
     .limit(limit);
 }
+
+// The other end-user §7 calls: the organization's entries by id, by correlation, by type or by user.
+export interface EntryFilter {
+  organizationId: string;
+  correlationId?: string | undefined;
+  eventType?: string | undefined;
+  userId?: string | undefined;
+  from?: Date | undefined;
+  before?: Date | undefined;
+}
+
+const entryColumns = {
+  id: auditEvents.id,
+  eventType: auditEvents.eventType,
+  details: auditEvents.details,
+  correlationId: auditEvents.correlationId,
+  createdAt: auditEvents.createdAt,
+  createdBy: sql<string | null>`coalesce(${fullName}, ${auditEvents.userName})`,
+};
+
+export async function findEntry(db: DbOrTx, organizationId: string, id: string) {
+  const [row] = await db
+    .select(entryColumns)
+    .from(auditEvents)
+    .leftJoin(users, eq(users.id, auditEvents.userId))
+    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.id, id)));
+  return row;
+}
+
+export async function findEntryPage(db: DbOrTx, filter: EntryFilter, page: { offset: number; limit: number }) {
+  const conditions: SQL[] = [eq(auditEvents.organizationId, filter.organizationId)];
+  if (filter.correlationId !== undefined) conditions.push(eq(auditEvents.correlationId, filter.correlationId));
+  if (filter.eventType !== undefined) conditions.push(eq(auditEvents.eventType, filter.eventType));
+  if (filter.userId !== undefined) conditions.push(eq(auditEvents.userId, filter.userId));
+  if (filter.from) conditions.push(gte(auditEvents.createdAt, filter.from));
+  if (filter.before) conditions.push(lt(auditEvents.createdAt, filter.before));
+  const where = and(...conditions);
+  const [items, [total]] = await Promise.all([
+    db
+      .select(entryColumns)
+      .from(auditEvents)
+      .leftJoin(users, eq(users.id, auditEvents.userId))
+      .where(where)
+      .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+      .offset(page.offset)
+      .limit(page.limit),
+    db.select({ n: count() }).from(auditEvents).where(where),
+  ]);
+  return { items, totalCount: total?.n ?? 0 };
+}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { auditList, auditQuery, auditSubjectTypes, auditType, messageEvents, messageEventsQuery } from '@clinicrelay/contracts/audit.ts';
+import type { auditEntriesQuery, auditEntryDetail } from '@clinicrelay/contracts/audits.ts';
 import type { Database } from '../../db/client.ts';
 import type { OrgCaller } from '../../platform/auth/guard.ts';
 import { auditListViewed } from '../../platform/audit.ts';
@@ -75,3 +76,49 @@ export async function recentMessageEvents(deps: AuditDeps, caller: Caller, query
   await auditListViewed(deps.db, caller, 'MessageEvents', { count: rows.length });
   return { items: rows.map((r) => ({ id: r.id, messageId: r.messageId, subject: r.subject, eventType: r.eventType, createdBy: r.createdBy, createdOn: r.createdAt.toISOString() })) };
 }
+
+type EntryRow = NonNullable<Awaited<ReturnType<typeof q.findEntry>>>;
+const entryOf = (r: EntryRow): z.infer<typeof auditEntryDetail> => ({
+  id: r.id,
+  eventType: r.eventType,
+  eventData: r.details && Object.keys(r.details).length > 0 ? JSON.stringify(r.details) : null,
+  correlationId: r.correlationId,
+  createdBy: r.createdBy,
+  createdOn: r.createdAt.toISOString(),
+});
+
+const pageOf = async (deps: AuditDeps, filter: Omit<q.EntryFilter, 'from' | 'before'>, query: z.infer<typeof auditEntriesQuery>) => {
+  const page = await q.findEntryPage(
+    deps.db,
+    {
+      ...filter,
+      from: query.startDate ? new Date(`${query.startDate}T00:00:00Z`) : undefined,
+      before: query.endDate ? new Date(new Date(`${query.endDate}T00:00:00Z`).getTime() + DAY) : undefined,
+    },
+    { offset: (query.pageStart - 1) * query.pageSize, limit: query.pageSize },
+  );
+  return { totalCount: page.totalCount, items: page.items.map(entryOf) };
+};
+
+// GET /api/audit/{id}: one entry of the caller's organization.
+export async function entry(deps: AuditDeps, caller: Caller, id: string) {
+  const row = await q.findEntry(deps.db, caller.organizationId, id);
+  if (!row) throw notFound();
+  return entryOf(row);
+}
+
+// GET /api/audit/{id}/events: what else happened to the subject of entry {id} (the entries sharing its correlation id).
+export async function entryEvents(deps: AuditDeps, caller: Caller, id: string, query: z.infer<typeof auditEntriesQuery>) {
+  const row = await q.findEntry(deps.db, caller.organizationId, id);
+  if (!row) throw notFound();
+  if (row.correlationId === null) return { totalCount: 1, items: query.pageStart === 1 ? [entryOf(row)] : [] };
+  return pageOf(deps, { organizationId: caller.organizationId, correlationId: row.correlationId }, query);
+}
+
+// GET /api/audit/entries/{type}: the organization's entries of one event type.
+export const entriesOfType = (deps: AuditDeps, caller: Caller, type: string, query: z.infer<typeof auditEntriesQuery>) =>
+  pageOf(deps, { organizationId: caller.organizationId, eventType: type }, query);
+
+// GET /api/audit/user: the caller's own entries in the current organization.
+export const ownEntries = (deps: AuditDeps, caller: Caller, query: z.infer<typeof auditEntriesQuery>) =>
+  pageOf(deps, { organizationId: caller.organizationId, userId: caller.session.userId }, query);
