@@ -15,12 +15,6 @@ const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting
 // Later issues replace the generic page of their route with the real screen in app/router.tsx.
 export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
-<<<<<<< HEAD
-  { path: '/admin/securelogs', title: 'Secure logs', roles: SYS_ADMIN, summary: 'A search of secure logs by reference ID will appear here.' },
-=======
-  { path: '/admin/utils', title: 'Utilities', roles: SYS_ADMIN, summary: 'Message ID and workflow ID lookups and object ID decoding will appear here.' },
-  { path: '/admin/workflows', title: 'Workflows', roles: SYS_ADMIN, summary: 'Bulk workflow retry (workflow type, retry-at step and workflow IDs) will appear here.' },
->>>>>>> wt-audits
   { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
   { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
   { path: '/admin/apicapture', title: 'API capture', roles: SYS_ADMIN, summary: 'Captured API requests and responses, filtered by date range, tenant, network, status code and method, will appear here.' },
