@@ -66,6 +66,8 @@ import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
 import { neverSignedInRoutes } from './modules/users/never-signed-in.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/routes.ts';
+import { registerApiCapture } from './modules/api-capture/recorder.ts';
+import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -145,6 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(app);
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
+  // Issue 27 §3: the calls of organizations whose API capture is on, redacted and written after their responses.
+  registerApiCapture(app, { db, now, signingKey: config.tokenSigningKey, retentionDays: config.apiCapture.retentionDays });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError(429, messages.tooManyRequests),
@@ -228,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // config.identityProofingProvider is 'sandbox': the only provider so far.
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
+  apiCaptureRoutes(app, { db, now, retentionDays: config.apiCapture.retentionDays });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
