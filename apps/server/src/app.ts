@@ -67,6 +67,8 @@ import { neverSignedInRoutes } from './modules/users/never-signed-in.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/routes.ts';
 import { registerApiCapture } from './modules/api-capture/recorder.ts';
+import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics/metrics.ts';
+import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
 
 export interface AppDeps {
@@ -97,6 +99,8 @@ declare module 'fastify' {
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
   redact: ['req.headers.authorization', 'req.headers.cookie', 'password', 'refreshToken', 'accessToken'],
+  // Issue 27 §5: a line written while a workflow runs names it (platform/workflows/log-context.ts).
+  mixin: workflowLogFields,
   serializers: {
     req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
     // A failed query's error carries its parameters and the row's values: logged as code and constraint only.
@@ -147,6 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(app);
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
+  registerRequestMetrics(app);
+  registerMetricsRoute(app, { db, token: config.metrics.token, servedHere: config.metrics.port === undefined });
   // Issue 27 §3: the calls of organizations whose API capture is on, redacted and written after their responses.
   registerApiCapture(app, { db, now, signingKey: config.tokenSigningKey, retentionDays: config.apiCapture.retentionDays });
   await app.register(rateLimit, {

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { safeErrorMessage } from '../errors.ts';
+import { workflowStepsTotal } from '../metrics/metrics.ts';
 
 export type Workflow = typeof workflows.$inferSelect;
 
@@ -79,12 +80,14 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
         value = await fn({ attempt: started!.attempts });
       } catch (error) {
         await db.update(workflowSteps).set({ status: 'Failed', error: errorText(error) }).where(where);
+        workflowStepsTotal.inc({ type: workflow.type, step: name, status: 'Failed' });
         throw error;
       }
       // The first run hands back what a replay would read, so a non-JSON result shows up at once.
       const stored = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
       // Recorded even if the lease was lost meanwhile: the outside effect happened, a new run must not repeat it.
       await db.update(workflowSteps).set({ status: 'Completed', result: stored, completedAt: sql`now()` }).where(where);
+      workflowStepsTotal.inc({ type: workflow.type, step: name, status: 'Completed' });
       return (stored ?? undefined) as T;
     },
   };
