@@ -14,6 +14,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   'first-load': async () => (await import('./first-load.ts')).firstLoadBenchmarks(),
   directory: async () => (await import('./directory.ts')).directoryBenchmarks(),
   'direct-smime': async () => (await import('./direct-smime.ts')).directSmimeBenchmarks(),
+  'api-capture': async () => (await import('./api-capture.ts')).apiCaptureBenchmarks(),
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));

@@ -9,8 +9,8 @@ import * as q from './queries.ts';
 // one made in another process within this time.
 const SWITCH_TTL_MS = 5_000;
 // Records are written in batches after their responses: at most this long after, or sooner when this many wait.
-const FLUSH_DELAY_MS = 250;
-const FLUSH_BATCH = 200;
+const FLUSH_DELAY_MS = 1_000;
+const FLUSH_BATCH = 500;
 // Beyond this many unwritten records (the database is down or slow) new ones are dropped and counted, so capture can
 // never grow the heap without bound.
 const MAX_PENDING = 5_000;

@@ -66,7 +66,7 @@ function capped(text: string, max = API_CAPTURE_MAX_BODY_BYTES): { body: string;
 const isTextType = (contentType: string) => /json|text\/|xml|x-www-form-urlencoded|csv/i.test(contentType);
 
 /**
- * What is stored of a body: JSON redacted field by field (a body that is not JSON is scrubbed of tokens as text, a
+ * What is stored of a body (compact; the screen pretty-prints it): JSON redacted field by field (a body that is not JSON is scrubbed of tokens as text, a
  * form's secret fields redacted), file contents (multipart, binary, streams) replaced by a note, and everything cut
  * at 64 kB with bodyTruncated set.
  */
@@ -77,7 +77,7 @@ export function captureBody(input: { contentType: string; parsed?: unknown; raw?
   let text: string | undefined;
   let bytes = input.bytes;
   if (input.parsed !== undefined && input.parsed !== null && typeof input.parsed === 'object') {
-    text = JSON.stringify(redactValue(input.parsed), null, 2);
+    text = JSON.stringify(redactValue(input.parsed));
   } else if (input.raw !== undefined && input.raw !== null) {
     if (Buffer.isBuffer(input.raw) && !isTextType(contentType)) return { body: `[${contentType || 'binary'}: ${input.raw.length} bytes not captured]`, bodyBytes: input.raw.length, bodyTruncated: false };
     // Only the head of a big body is read: redacting it whole would cost what capture must not.
@@ -92,10 +92,14 @@ export function captureBody(input: { contentType: string; parsed?: unknown; raw?
   return { body, bodyBytes: bytes ?? byteLength(text), bodyTruncated: truncated || (bytes ?? 0) > API_CAPTURE_MAX_BODY_BYTES * 2 };
 }
 
+// Cheap test first: most bodies name no secret field and hold no credential, and are kept as they are.
+const MAY_HOLD_SECRET = /pass|secret|token|key|otp|code|pin|credential|authorization|cookie|signature|sessionid|eyJ|bearer|basic /i;
+
 function redactText(text: string, contentType: string, partial: boolean): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   if (/json/i.test(contentType) && !partial) {
     try {
-      return JSON.stringify(redactValue(JSON.parse(text)), null, 2);
+      return JSON.stringify(redactValue(JSON.parse(text)));
     } catch {
       // Not JSON after all: scrubbed as text below.
     }
