@@ -20,7 +20,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/securelogs', title: 'Secure logs', roles: SYS_ADMIN, summary: 'A search of secure logs by reference ID will appear here.' },
   { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
   { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
-  { path: '/admin/apicapture', title: 'API capture', roles: SYS_ADMIN, summary: 'Captured API requests and responses, filtered by date range, tenant, network, status code and method, will appear here.' },
   { path: '/admin/audits', title: 'Audits', roles: SYS_ADMIN, summary: 'Audit entries, filtered by date and user name and exportable as CSV, will appear here.' },
   { path: '/admin/batchimports', title: 'Batch imports', roles: SYS_ADMIN, summary: 'The status of batch imports and the organization import form will appear here.' },
   { path: '/admin/clientapplications', title: 'Client applications', roles: SYS_ADMIN, summary: 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.' },
