@@ -53,6 +53,8 @@ describe('/metrics for monitoring systems (issue 27 §5)', () => {
     for (const outcome of ['processed', 'failed', 'awaiting', 'overdue']) expect(samples.has(`clinicrelay_direct_mdn_recipients{outcome="${outcome}"}`)).toBe(true);
     expect(samples.has('clinicrelay_mail_outbox{status="queued"}')).toBe(true);
     expect(samples.has('clinicrelay_mail_outbox_oldest_queued_age_seconds')).toBe(true);
+    // The pool of this process, on PostgreSQL (PGlite has none).
+    if (t.handle.kind === 'postgres') expect(samples.get('clinicrelay_db_pool_connections{state="total"}')).toBeGreaterThan(0);
     expect(text).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
     expect(text).toContain('# TYPE clinicrelay_http_request_duration_seconds histogram');
   });
