@@ -50,7 +50,8 @@ describe('/metrics for monitoring systems (issue 27 §5)', () => {
     const { text, samples } = await scrape();
     expect(samples.get('clinicrelay_workflows{type="metrics-test",status="Pending"}')).toBe(1);
     expect(samples.get('clinicrelay_queue_oldest_age_seconds{type="metrics-test"}')).toBeGreaterThanOrEqual(59);
-    for (const outcome of ['processed', 'failed', 'awaiting', 'overdue']) expect(samples.has(`clinicrelay_direct_mdn_recipients{outcome="${outcome}"}`)).toBe(true);
+    for (const state of ['awaiting', 'overdue']) expect(samples.has(`clinicrelay_direct_mdn_awaiting{state="${state}"}`)).toBe(true);
+    expect(text).toContain('# TYPE clinicrelay_direct_mdn_total counter');
     expect(samples.has('clinicrelay_mail_outbox{status="queued"}')).toBe(true);
     expect(samples.has('clinicrelay_mail_outbox_oldest_queued_age_seconds')).toBe(true);
     // The pool of this process, on PostgreSQL (PGlite has none).

@@ -30,7 +30,7 @@ export const workflowStepsTotal = new Counter({
 });
 
 // Read from the database at scrape time: what every process shares. Only indexed, bounded queries (pending work,
-// the last day's Direct recipients), cached SCRAPE_CACHE_MS so several scrapers cost one round.
+// recipients still waiting for an MDN, mail not sent), cached SCRAPE_CACHE_MS so several scrapers cost one round.
 const workflowsGauge = new Gauge({
   name: 'clinicrelay_workflows',
   help: 'Workflows waiting or running now, by type and status (Pending, Running).',
@@ -43,9 +43,16 @@ const queueAge = new Gauge({
   labelNames: ['type'] as const,
   registers: [metricsRegistry],
 });
-const mdnOutcomes = new Gauge({
-  name: 'clinicrelay_direct_mdn_recipients',
-  help: 'Direct recipients sent over SMTP in the last 24 hours by MDN outcome: processed, failed, awaiting, overdue (awaiting past DIRECT_MDN_TIMEOUT_MINUTES).',
+const mdnAwaiting = new Gauge({
+  name: 'clinicrelay_direct_mdn_awaiting',
+  help: 'Direct recipients sent over SMTP and still waiting for their MDN: awaiting (within DIRECT_MDN_TIMEOUT_MINUTES) and overdue (past it, not yet marked failed).',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+});
+// Counted where the MDN is applied (transports/direct/timeline.ts), in the process that received it.
+export const mdnOutcomesTotal = new Counter({
+  name: 'clinicrelay_direct_mdn_total',
+  help: 'Direct delivery notifications by outcome: processed, dispatched, failed, deleted (MDNs received by this process) and timeout (recipients failed for want of one).',
   labelNames: ['outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -90,11 +97,11 @@ async function readDatabaseFigures(db: Database): Promise<void> {
       db,
       sql`select type, extract(epoch from now() - min(run_after))::float8 as age from workflows where status = 'Pending' and run_after <= now() group by type`,
     ),
-    queryRows<{ outcome: string; n: number }>(
+    // Only rows still waiting carry notification_due_at (indexed): the sent-and-answered majority is never read.
+    queryRows<{ state: string; n: number }>(
       db,
-      sql`select case when status = 'Delivered' then 'processed' when status = 'Failed' then 'failed'
-                      when notification_due_at < now() then 'overdue' else 'awaiting' end as outcome, count(*)::int as n
-          from deliveries where channel = 'Direct' and direct_message_id is not null and created_at > now() - interval '1 day' group by 1`,
+      sql`select case when notification_due_at < now() then 'overdue' else 'awaiting' end as state, count(*)::int as n
+          from deliveries where notification_due_at is not null and status = 'Pending' group by 1`,
     ),
     queryRows<{ status: string; n: number; age: number | null }>(
       db,
@@ -105,7 +112,7 @@ async function readDatabaseFigures(db: Database): Promise<void> {
   for (const r of workflowRows) workflowsGauge.set({ type: r.type, status: r.status }, num(r.n));
   queueAge.reset();
   for (const r of ageRows) queueAge.set({ type: r.type }, Math.max(0, num(r.age)));
-  for (const outcome of ['processed', 'failed', 'awaiting', 'overdue']) mdnOutcomes.set({ outcome }, num(mdnRows.find((r) => r.outcome === outcome)?.n));
+  for (const state of ['awaiting', 'overdue']) mdnAwaiting.set({ state }, num(mdnRows.find((r) => r.state === state)?.n));
   for (const status of ['Queued', 'Failed']) mailOutbox.set({ status: status.toLowerCase() }, num(mailRows.find((r) => r.status === status)?.n));
   mailOutboxAge.set(Math.max(0, num(mailRows.find((r) => r.status === 'Queued')?.age)));
 }
