@@ -16,6 +16,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   directory: async () => (await import('./directory.ts')).directoryBenchmarks(),
   'direct-smime': async () => (await import('./direct-smime.ts')).directSmimeBenchmarks(),
   dashboard: async () => (await import('./dashboard.ts')).dashboardBenchmarks(),
+  'api-capture': async () => (await import('./api-capture.ts')).apiCaptureBenchmarks(),
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));

@@ -76,6 +76,10 @@ import { workflowsRoutes } from './modules/workflows/routes.ts';
 import { SEND_WORKFLOW } from './modules/delivery/service.ts';
 import { RECEIVE_DIRECT_WORKFLOW } from './transports/direct/inbound.ts';
 import { workflowLaneTypes } from './platform/workflows/registry.ts';
+import { registerApiCapture } from './modules/api-capture/recorder.ts';
+import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics/metrics.ts';
+import { workflowLogFields } from './platform/workflows/log-context.ts';
+import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -105,6 +109,8 @@ declare module 'fastify' {
 export const loggerOptions = (level: string): FastifyServerOptions['logger'] => ({
   level,
   redact: ['req.headers.authorization', 'req.headers.cookie', 'password', 'refreshToken', 'accessToken'],
+  // Issue 27 §5: a line written while a workflow runs names it (platform/workflows/log-context.ts).
+  mixin: workflowLogFields,
   serializers: {
     req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
     // A failed query's error carries its parameters and the row's values: logged as code and constraint only.
@@ -155,6 +161,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(app, { recordSecureLog: (entry) => recordSecureLog(db, entry) });
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
+  registerRequestMetrics(app);
+  registerMetricsRoute(app, { db, token: config.metrics.token, servedHere: config.metrics.port === undefined });
+  // Issue 27 §3: the calls of organizations whose API capture is on, redacted and written after their responses.
+  registerApiCapture(app, { db, now, signingKey: config.tokenSigningKey, retentionDays: config.apiCapture.retentionDays });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError(429, messages.tooManyRequests),
@@ -242,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   messageBrowserRoutes(app, { db });
+  apiCaptureRoutes(app, { db, now, retentionDays: config.apiCapture.retentionDays });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
   workflowsRoutes(app, {
     db,

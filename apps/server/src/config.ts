@@ -155,6 +155,12 @@ const schema = z.object({
     .transform(parseClamdUrl)
     .refine((address) => address !== null, "must be tcp://host:port or the path of clamd's unix socket")
     .optional(),
+  // Issue 27 §3: how long API capture records are kept before the sweep deletes them.
+  API_CAPTURE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Issue 27 §5: the bearer token Prometheus sends to /metrics; unset, /metrics answers 404. METRICS_PORT serves it on
+  // a port of its own instead of the app's.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 
@@ -195,6 +201,9 @@ export interface Config {
   paymentProvider: 'sandbox';
   clamd: ClamdAddress | undefined;
   direct: DirectConfig;
+  apiCapture: { retentionDays: number };
+  // token undefined: no /metrics at all; port set: served there, not on the app's port.
+  metrics: { token: string | undefined; port: number | undefined };
 }
 
 export interface SmtpRoute {
@@ -318,6 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerClient: e.DIRECT_SMTP_MAX_CONNECTIONS_PER_CLIENT,
       idleTimeoutMs: e.DIRECT_SMTP_IDLE_TIMEOUT_SECONDS * 1000,
     },
+    apiCapture: { retentionDays: e.API_CAPTURE_RETENTION_DAYS },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }
 

@@ -21,6 +21,7 @@ import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './db/see
 import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
+import { startMetricsServer } from './platform/metrics/metrics.ts';
 
 // Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
 // → workers.
@@ -47,9 +48,11 @@ async function main() {
   let workers: Workers | undefined = undefined;
   let direct: Awaited<ReturnType<typeof startDirectOperations>> | undefined = undefined;
   let notifications: ReturnType<typeof startNotificationSchedule> | undefined = undefined;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined = undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    metricsServer?.close();
     await direct?.stop();
     notifications?.stop();
     await workers?.stop();
@@ -60,6 +63,8 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  // METRICS_PORT: /metrics on a port of its own (issue 27 §5), e.g. one only the monitoring network reaches.
+  metricsServer = config.metrics.token && config.metrics.port !== undefined ? await startMetricsServer({ db: handle.db, token: config.metrics.token, port: config.metrics.port, host: config.host }) : undefined;
   void warmUpFileWorkers(sharedWorkerPool(config.fileWorkers));
   workers = await startWorkers({
     db: handle.db,

@@ -9,6 +9,7 @@ import { workflowHandlers, workflowLanes } from './platform/workflows/registry.t
 import { startWorkers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
+import { startMetricsServer } from './platform/metrics/metrics.ts';
 
 // `npm run worker`: a process that only runs workflows, beside the server processes on the same
 // PostgreSQL (same configuration and keys). config → database → migrations → workers.
@@ -35,6 +36,8 @@ async function main() {
   // The SMTP listener belongs to the server processes; the notification sweep and bundle refresh run here too.
   const direct = await startDirectOperations({ config, db: handle.db, now, logger: log.child({ module: 'direct' }), listen: false });
   const notifications = startNotificationSchedule({ db: handle.db, now, logger: log.child({ module: 'notifications' }) });
+  // A worker's step counters are its own: with METRICS_TOKEN and METRICS_PORT it serves /metrics too (issue 27 §5).
+  if (config.metrics.token && config.metrics.port !== undefined) await startMetricsServer({ db: handle.db, token: config.metrics.token, port: config.metrics.port, host: config.host });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await direct.stop();

@@ -17,7 +17,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
   { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
   { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
-  { path: '/admin/apicapture', title: 'API capture', roles: SYS_ADMIN, summary: 'Captured API requests and responses, filtered by date range, tenant, network, status code and method, will appear here.' },
   { path: '/admin/batchimports', title: 'Batch imports', roles: SYS_ADMIN, summary: 'The status of batch imports and the organization import form will appear here.' },
   { path: '/admin/clientapplications', title: 'Client applications', roles: SYS_ADMIN, summary: 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.' },
   { path: '/admin/clientapplications/add', title: 'Add client application', roles: SYS_ADMIN, summary: 'The form to add a client application will appear here.' },

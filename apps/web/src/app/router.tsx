@@ -73,6 +73,7 @@ const UsersPage = lazyPage(() => import('../admin/users/users-page.tsx').then((m
 const CertificatesPage = lazyPage(() => import('../admin/certificates/certificates-page.tsx').then((m) => m.CertificatesPage));
 const MessageBrowserPage = lazyPage(() => import('../admin/message-browser/message-browser-page.tsx').then((m) => m.MessageBrowserPage));
 const TrustAnchorsPage = lazyPage(() => import('../admin/trust-anchors/trust-anchors-page.tsx').then((m) => m.TrustAnchorsPage));
+const ApiCapturePage = lazyPage(() => import('../admin/api-capture/api-capture-page.tsx').then((m) => m.ApiCapturePage));
 const WebhooksPage = lazyPage(() => import('../features/webhooks/webhooks-page.tsx').then((m) => m.WebhooksPage));
 const SetPasswordPage = lazyPage(() => import('../features/account/set-password-page.tsx').then((m) => m.SetPasswordPage));
 const ForgotPasswordPage = lazyPage(() => import('../features/account/forgot-password-page.tsx').then((m) => m.ForgotPasswordPage));
@@ -217,6 +218,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'admin/certificates', handle: CertificatesPage.handle, element: <RequireRoles roles={SYS_ADMIN}><CertificatesPage /></RequireRoles> },
               { path: 'admin/messages', handle: MessageBrowserPage.handle, element: <RequireRoles roles={SYS_ADMIN}><MessageBrowserPage /></RequireRoles> },
               { path: 'admin/trust-anchors', handle: TrustAnchorsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><TrustAnchorsPage /></RequireRoles> },
+              { path: 'admin/apicapture', handle: ApiCapturePage.handle, element: <RequireRoles roles={SYS_ADMIN}><ApiCapturePage /></RequireRoles> },
               { path: 'settings/webhooks', handle: WebhooksPage.handle, element: <RequireRoles roles={['Administrator']}><WebhooksPage /></RequireRoles> },
               // Issue 13 §7 (the spec names no route): the files the platform publishes for organizations.
               { path: 'downloads', handle: DownloadsPage.handle, element: <RequireRoles roles={ORG_USERS}><DownloadsPage /></RequireRoles> },

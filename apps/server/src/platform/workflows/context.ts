@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { safeErrorMessage } from '../errors.ts';
 import { recordTallies, type MessagingTally, type StepTally } from './rollups.ts';
+import { workflowStepsTotal } from '../metrics/metrics.ts';
 
 export type Workflow = typeof workflows.$inferSelect;
 
@@ -116,6 +117,7 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
       } catch (error) {
         // Counted once, when the workflow's last try fails; earlier failures are tried again.
         await record({ status: 'Failed', error: errorText(error) }, tally && workflow.attempts >= workflow.maxAttempts ? tally({ error }) : []);
+        workflowStepsTotal.inc({ type: workflow.type, step: name, status: 'Failed' });
         throw error;
       }
       // The first run hands back what a replay would read, so a non-JSON result shows up at once.
@@ -126,6 +128,7 @@ export function workflowContext(opts: { db: Database; workflow: Workflow; now: (
         { status: failed === null ? 'Completed' : 'Failed', result: stored, error: failed, completedAt: sql`now()` },
         tally ? tally({ result: stored ?? undefined }) : [],
       );
+      workflowStepsTotal.inc({ type: workflow.type, step: name, status: failed === null ? 'Completed' : 'Failed' });
       return (stored ?? undefined) as T;
     },
   };

@@ -7,6 +7,7 @@ import { errorText, workflowContext, WorkflowDeferred, type Workflow, type Workf
 import { WORKFLOWS_CHANNEL } from './enqueue.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { listenForNotifications } from './listen.ts';
+import { workflowLogContext } from './log-context.ts';
 
 export interface RunnerOptions {
   db: Database;
@@ -140,7 +141,8 @@ async function runClaimed(o: Resolved, workflow: Workflow, running: Set<AbortCon
   try {
     const handler = o.handlers.get(workflow.type);
     if (!handler) throw new Error(`No handler for workflow type ${workflow.type}.`);
-    await handler(workflowContext({ db: o.db, workflow, now: o.now, signal: controller.signal }));
+    // Every log line written during the run carries the workflow's id (loggerOptions' mixin).
+    await workflowLogContext.run({ workflowId: workflow.id, workflowType: workflow.type }, () => handler(workflowContext({ db: o.db, workflow, now: o.now, signal: controller.signal })));
     outcome = { ok: true };
   } catch (error) {
     outcome = { ok: false, error };

@@ -21,6 +21,7 @@ import { startDirectListener, type DirectListener } from './listener.ts';
 import { makePeerWorld } from '../../db/seed/demo-peer.ts';
 import { attachReadyPdf } from '../../test/attach-pdf.ts';
 import { failOverdueDeliveries } from './timeline.ts';
+import { mdnOutcomesTotal } from '../../platform/metrics/metrics.ts';
 
 // Issue 12 §5: two installations on one machine (their own databases, data folders, Direct domains and SMTP ports),
 // each trusting the other's demo anchor, exchange a message with a PDF both ways over real SMTP on loopback, with
@@ -189,6 +190,9 @@ describe('Direct between two installations over SMTP', () => {
     const deliveryOf = async () => (await a.t.call(LAKESIDE_USER, 'GET', `/api/messages/${id}`)).json().deliveries[0];
     expect(await deliveryOf()).toMatchObject({ status: 'Pending', reason: deliveryReasons.directSent });
 
+    // Issue 27 §5: /metrics counts MDN outcomes, a timeout among them.
+    const mdnCount = async (outcome: string) => (await mdnOutcomesTotal.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    const [timeoutsBefore, dispatchedBefore] = [await mdnCount('timeout'), await mdnCount('dispatched')];
     const sentAt = a.t.clock.now.getTime();
     a.t.clock.now = new Date(sentAt + 59 * 60_000);
     expect(await failOverdueDeliveries(a.t.handle.db, a.t.clock.now)).toBe(0);
@@ -203,6 +207,8 @@ describe('Direct between two installations over SMTP', () => {
     const late = await deliveryOf();
     expect(late).toMatchObject({ status: 'Delivered', reason: deliveryReasons.directDispatched });
     expect(late.timeline.map((e: { stage: string }) => e.stage)).toEqual(['Queued', 'Sent', 'Failed', 'Processed', 'Dispatched']);
+    expect(await mdnCount('timeout')).toBe(timeoutsBefore + 1);
+    expect(await mdnCount('dispatched')).toBeGreaterThan(dispatchedBefore);
   });
 
   it('tells the sender with an MDN "failed" when the address went out of service after the SMTP hand-over, and with the SMTP refusal before it', async () => {

@@ -4,6 +4,7 @@ import type { Database, DbOrTx } from '../../db/client.ts';
 import { deliveries, deliveryEvents, messages } from '../../db/schema/messages.ts';
 import type { Disposition } from '../../platform/direct/mdn.ts';
 import { emitDeliveryOutcome } from '../../modules/webhooks/delivery-workflow.ts';
+import { mdnOutcomesTotal } from '../../platform/metrics/metrics.ts';
 
 type DeliveryRef = { id: string; organizationId: string; messageId: string };
 
@@ -69,6 +70,7 @@ export async function applyNotification(
       await failDelivery(tx, delivery, mdn.failure ? `The recipient’s HISP could not deliver it: ${mdn.failure}` : 'The recipient’s HISP could not deliver it.', at);
     }
   });
+  mdnOutcomesTotal.inc({ outcome: mdn.disposition });
   return true;
 }
 
@@ -83,5 +85,6 @@ export async function failOverdueDeliveries(db: Database, now: Date): Promise<nu
     .from(deliveries)
     .where(and(eq(deliveries.status, 'Pending'), isNotNull(deliveries.notificationDueAt), lt(deliveries.notificationDueAt, now)));
   for (const delivery of overdue) await markFailed(db, delivery, deliveryReasons.noNotification, now);
+  if (overdue.length) mdnOutcomesTotal.inc({ outcome: 'timeout' }, overdue.length);
   return overdue.length;
 }
