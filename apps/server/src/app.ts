@@ -62,6 +62,7 @@ import { eulasRoutes } from './modules/eulas/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { reportsRoutes } from './modules/reports/routes.ts';
 import { siftMetricsRoutes } from './modules/sift-metrics/routes.ts';
+import { generatedReportsRoutes } from './modules/generated-reports/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
 import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
@@ -233,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
   reportsRoutes(app, { db, now });
   siftMetricsRoutes(app, { db });
+  generatedReportsRoutes(app, { db, blobs });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

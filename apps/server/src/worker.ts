@@ -8,6 +8,7 @@ import { workflowHandlers, workflowLanes } from './platform/workflows/registry.t
 import { startWorkers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
+import { startGeneratedReportsSchedule } from './modules/generated-reports/monthly-usage.ts';
 
 // `npm run worker`: a process that only runs workflows, beside the server processes on the same
 // PostgreSQL (same configuration and keys). config → database → migrations → workers.
@@ -33,10 +34,12 @@ async function main() {
   // The SMTP listener belongs to the server processes; the notification sweep and bundle refresh run here too.
   const direct = await startDirectOperations({ config, db: handle.db, now, logger: log.child({ module: 'direct' }), listen: false });
   const notifications = startNotificationSchedule({ db: handle.db, now, logger: log.child({ module: 'notifications' }) });
+  const generatedReports = startGeneratedReportsSchedule({ db: handle.db, now, logger: log.child({ module: 'generated-reports' }) });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await direct.stop();
     notifications.stop();
+    generatedReports.stop();
     await workers.stop();
     await handle.close();
     process.exit(0);
