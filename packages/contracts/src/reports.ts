@@ -70,6 +70,9 @@ export const eventsReportQuery = z
 // POST /api/admin/reports/addresses/unassigned, /intakerules, /downloadprofiles: an array of organization ids.
 // An empty array means every organization (not in the spec: the organization select may choose none).
 export const organizationIdsBody = z.array(text().uuid()).max(10_000);
+// The organization select of those reports (not in the spec: SysAdminReporting may not read the organization list,
+// so the reports area offers the names to choose from): GET /api/admin/reports/organizationoptions.
+export const reportOrganizationOption = z.object({ id: text().uuid(), name: text() });
 
 // back-office-b §3 "Generated report": id, name, fileName, createDate.
 export const generatedReport = z.object({ id: text().uuid(), name: text(), fileName: text(), createDate: text() });

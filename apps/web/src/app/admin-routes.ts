@@ -10,15 +10,12 @@ export interface AdminRoute {
 }
 
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
-const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 
 // Later issues replace the generic page of their route with the real screen in app/router.tsx.
 export const adminRoutes: readonly AdminRoute[] = [
-  { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
   { path: '/admin/utils', title: 'Utilities', roles: SYS_ADMIN, summary: 'Message ID and workflow ID lookups and object ID decoding will appear here.' },
   { path: '/admin/workflows', title: 'Workflows', roles: SYS_ADMIN, summary: 'Bulk workflow retry (workflow type, retry-at step and workflow IDs) will appear here.' },
   { path: '/admin/securelogs', title: 'Secure logs', roles: SYS_ADMIN, summary: 'A search of secure logs by reference ID will appear here.' },
-  { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
   { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
   { path: '/admin/apicapture', title: 'API capture', roles: SYS_ADMIN, summary: 'Captured API requests and responses, filtered by date range, tenant, network, status code and method, will appear here.' },
   { path: '/admin/audits', title: 'Audits', roles: SYS_ADMIN, summary: 'Audit entries, filtered by date and user name and exportable as CSV, will appear here.' },
@@ -29,7 +26,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/directory', title: 'Directory', roles: SYS_ADMIN, summary: 'Directory entries will be listed here, with actions to create, update and delete them.' },
   { path: '/admin/directorydownloads', title: 'Directory downloads', roles: SYS_ADMIN, summary: 'Directory download requests will be listed here.' },
   { path: '/admin/featureToggle', title: 'Feature toggles', roles: SYS_ADMIN, summary: 'Feature toggles will be listed here, with whether each is enabled globally and per organization.' },
-  { path: '/admin/generatedreports', title: 'Generated reports', roles: SYS_ADMIN, summary: 'Generated reports will be listed here with their file name and creation date.' },
   { path: '/admin/healthreferralregions', title: 'Health referral regions', roles: SYS_ADMIN, summary: 'Health referral regions will be listed here, with actions to create, edit and delete them.' },
   { path: '/admin/healthserviceareas', title: 'Health service areas', roles: SYS_ADMIN, summary: 'Health service areas will be listed here, with a crosswalk upload.' },
   { path: '/admin/docusign', title: 'E-signature accounts', roles: SYS_ADMIN, summary: 'E-signature connector accounts will be listed here.' },

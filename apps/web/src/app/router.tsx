@@ -95,6 +95,9 @@ const NotificationsPage = lazyPage(() => import('../features/notifications/notif
 const DownloadsPage = lazyPage(() => import('../features/downloads/downloads-page.tsx').then((m) => m.DownloadsPage));
 const AdminDownloadsPage = lazyPage(() => import('../admin/downloads/downloads-page.tsx').then((m) => m.AdminDownloadsPage));
 const EulasPage = lazyPage(() => import('../admin/eulas/eulas-page.tsx').then((m) => m.EulasPage));
+const ReportsPage = lazyPage(() => import('../admin/reports/reports-page.tsx').then((m) => m.ReportsPage));
+const GeneratedReportsPage = lazyPage(() => import('../admin/generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
+const SiftMetricsPage = lazyPage(() => import('../admin/sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -212,6 +215,10 @@ export const appRoutes: RouteObject[] = [
               { path: 'downloads', handle: DownloadsPage.handle, element: <RequireRoles roles={ORG_USERS}><DownloadsPage /></RequireRoles> },
               { path: 'admin/downloads', handle: AdminDownloadsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><AdminDownloadsPage /></RequireRoles> },
               { path: 'admin/eulas', handle: EulasPage.handle, element: <RequireRoles roles={SYS_ADMIN}><EulasPage /></RequireRoles> },
+              // Issue 27 §4: reports and sift metrics are SysAdmin's and SysAdminReporting's, generated reports SysAdmin's.
+              { path: 'admin/reports', handle: ReportsPage.handle, element: <RequireRoles roles={SYSTEM_ADMINS}><ReportsPage /></RequireRoles> },
+              { path: 'admin/generatedreports', handle: GeneratedReportsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><GeneratedReportsPage /></RequireRoles> },
+              { path: 'admin/siftmetrics', handle: SiftMetricsPage.handle, element: <RequireRoles roles={SYSTEM_ADMINS}><SiftMetricsPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

@@ -9,6 +9,8 @@ type Stamp = Date | string | null;
 const orgFilter = (column: SQL, organizationIds: readonly string[] | null) =>
   organizationIds && organizationIds.length > 0 ? sql`and ${column} in (${sql.join(organizationIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``;
 
+export const organizationOptions = (db: DbOrTx) => queryRows<{ id: string; name: string }>(db, sql`select o.id, o.name from organizations o order by lower(o.name), o.id`);
+
 export interface DirectAddressRow extends Record<string, unknown> {
   id: string;
   orgId: number;

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { devicesReportQuery, eventsReportQuery, organizationIdsBody } from '@clinicrelay/contracts/reports.ts';
+import { z } from 'zod';
+import { devicesReportQuery, eventsReportQuery, organizationIdsBody, reportOrganizationOption } from '@clinicrelay/contracts/reports.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { adminCaller } from '../../platform/auth/guard.ts';
 import type { App } from '../../platform/http.ts';
+import { organizationOptions } from './queries.ts';
 import * as service from './service.ts';
 
 // back-office-a §6: reports are for SysAdmin and SysAdminReporting (the catalog's sysadmin+reporting).
@@ -63,6 +65,13 @@ export function reportsRoutes(app: App, deps: service.ReportsDeps) {
     config,
     schema: { tags, querystring: eventsReportQuery },
     handler: async (request, reply) => sendCsv(reply, await service.events(deps, adminCaller(request), request.query)),
+  });
+  app.route({
+    method: 'GET',
+    url: `${base}/organizationoptions`,
+    config,
+    schema: { tags, response: { 200: z.array(reportOrganizationOption) } },
+    handler: () => organizationOptions(deps.db),
   });
   const byOrganizations = {
     'addresses/unassigned': service.unassignedAddresses,
