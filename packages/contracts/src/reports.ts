@@ -81,6 +81,8 @@ export const generatedReportPage = pageOf(generatedReport);
 export const generatedReportQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  // Words of the name or file name (not in the spec: the list's search box).
+  search: text().trim().max(200).optional(),
 });
 export const generatedReportParams = z.object({ id: text().uuid() });
 

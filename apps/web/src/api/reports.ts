@@ -6,7 +6,7 @@ import { apiFetch, apiResponse } from './client.ts';
 export const reportKeys = {
   all: ['reports'] as const,
   organizations: () => [...reportKeys.all, 'organizations'] as const,
-  generated: (page: number, pageSize: number) => [...reportKeys.all, 'generated', page, pageSize] as const,
+  generated: (page: number, pageSize: number, search: string) => [...reportKeys.all, 'generated', page, pageSize, search] as const,
   sift: (start: string, end: string, col: string, sortDir: string) => [...reportKeys.all, 'sift', start, end, col, sortDir] as const,
 };
 
@@ -30,8 +30,8 @@ export async function downloadOrganizationsReport(path: string, organizationIds:
 
 export const fetchReportOrganizations = (signal?: AbortSignal) => apiFetch('/api/admin/reports/organizationoptions', { schema: z.array(reportOrganizationOption), signal });
 
-export const fetchGeneratedReports = (page: number, pageSize: number, signal?: AbortSignal) =>
-  apiFetch(`/api/admin/generated_reports?${new URLSearchParams({ pageNumber: String(page), pageSize: String(pageSize) }).toString()}`, { schema: generatedReportPage, signal });
+export const fetchGeneratedReports = (page: number, pageSize: number, search: string, signal?: AbortSignal) =>
+  apiFetch(`/api/admin/generated_reports?${new URLSearchParams({ pageNumber: String(page), pageSize: String(pageSize), ...(search ? { search } : {}) }).toString()}`, { schema: generatedReportPage, signal });
 
 export async function downloadGeneratedReport(id: string, fallback: string): Promise<CsvDownload> {
   const response = await apiResponse(`/api/admin/generated_reports/${id}`, { accept: 'text/csv' });

@@ -59,6 +59,9 @@ describe('generated reports (monthly usage per organization)', () => {
     expect(rows.some((r) => r.startsWith('Messages received,Fax'))).toBe(false);
     expect(rows.find((r) => r.startsWith('Users,,'))).toMatch(/^Users,,[1-9]\d*$/);
 
+    const searched = (await t.call('sysadmin@example.org', 'GET', `${LIST}?search=lakeside`)).json<{ items: { id: string }[]; totalCount: number }>();
+    expect(searched).toEqual({ items: [expect.objectContaining({ id: report.id })], totalCount: 1 });
+
     // Run again (a retried workflow): no second report.
     await runWorkers();
     expect((await t.call('sysadmin@example.org', 'GET', LIST)).json<{ totalCount: number }>().totalCount).toBe(organizationsCount);

@@ -1,16 +1,20 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
 import { generatedReports } from '../../db/schema/reports.ts';
 
-export async function findPage(db: DbOrTx, page: { pageNumber: number; pageSize: number }) {
+const like = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function findPage(db: DbOrTx, page: { pageNumber: number; pageSize: number; search?: string | undefined }) {
+  const where = page.search ? or(ilike(generatedReports.name, like(page.search)), ilike(generatedReports.fileName, like(page.search))) : undefined;
   const [items, [total]] = await Promise.all([
     db
       .select({ id: generatedReports.id, name: generatedReports.name, fileName: generatedReports.fileName, createDate: generatedReports.createDate })
       .from(generatedReports)
+      .where(where)
       .orderBy(desc(generatedReports.createDate), desc(generatedReports.id))
       .limit(page.pageSize)
       .offset((page.pageNumber - 1) * page.pageSize),
-    db.select({ n: count() }).from(generatedReports),
+    db.select({ n: count() }).from(generatedReports).where(where),
   ]);
   return { items, totalCount: total?.n ?? 0 };
 }

@@ -15,7 +15,7 @@ export function GeneratedReportsPage() {
   usePageTitle('Generated reports');
   const [state, setState] = useListState({ pageSize: 25 });
   const [busy, setBusy] = useState<string | null>(null);
-  const query = useQuery({ queryKey: reportKeys.generated(state.page, state.pageSize), queryFn: ({ signal }) => fetchGeneratedReports(state.page, state.pageSize, signal) });
+  const query = useQuery({ queryKey: reportKeys.generated(state.page, state.pageSize, state.search), queryFn: ({ signal }) => fetchGeneratedReports(state.page, state.pageSize, state.search, signal) });
   const download = async (row: GeneratedReport) => {
     setBusy(row.id);
     try {
