@@ -14,6 +14,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   'first-load': async () => (await import('./first-load.ts')).firstLoadBenchmarks(),
   directory: async () => (await import('./directory.ts')).directoryBenchmarks(),
   'direct-smime': async () => (await import('./direct-smime.ts')).directSmimeBenchmarks(),
+  reports: async () => (await import('./reports.ts')).reportsBenchmarks(),
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));
