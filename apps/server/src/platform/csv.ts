@@ -31,6 +31,8 @@ export async function* csvChunks<T>(header: readonly string[], batches: AsyncIte
   }
 }
 
+const FIRST_BATCH = 100;
+
 /**
  * Keyset pages: fetch(after, limit) returns up to `limit` rows ordered by the key, after the given key (null: from
  * the start). Each page is one short indexed query, on PGlite as on PostgreSQL, and nothing is held between them.
@@ -38,12 +40,16 @@ export async function* csvChunks<T>(header: readonly string[], batches: AsyncIte
 export async function* keysetBatches<T, K>(fetch: (after: K | null, limit: number) => Promise<T[]>, keyOf: (row: T) => K, batchSize = 2000, maxRows = Infinity): AsyncGenerator<T[]> {
   let after: K | null = null;
   let left = maxRows;
+  // A short first page: the answer starts as soon as the first rows are read, not a whole page later.
+  let size = Math.min(FIRST_BATCH, batchSize);
   while (left > 0) {
-    const rows = await fetch(after, Math.min(batchSize, left));
+    const limit = Math.min(size, left);
+    const rows = await fetch(after, limit);
     if (rows.length === 0) return;
     yield rows;
     left -= rows.length;
-    if (rows.length < Math.min(batchSize, left + rows.length)) return;
+    if (rows.length < limit) return;
     after = keyOf(rows[rows.length - 1]!);
+    size = batchSize;
   }
 }

@@ -111,7 +111,8 @@ export async function events(deps: ReportsDeps, caller: AdminCaller, query: z.ou
     let inclusive = first !== null;
     let left = query.pageSize;
     while (left > 0) {
-      const limit = Math.min(batchSize ?? 2000, left);
+      // A short first batch, as keysetBatches does: the answer starts with the first rows read.
+      const limit = Math.min(inclusive || afterKey === null ? 100 : (batchSize ?? 2000), left);
       const rows = await q.eventPage(db, range, query.eventTypes, afterKey, limit, inclusive);
       inclusive = false;
       if (rows.length === 0) return;
