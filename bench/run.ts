@@ -17,6 +17,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   'direct-smime': async () => (await import('./direct-smime.ts')).directSmimeBenchmarks(),
   dashboard: async () => (await import('./dashboard.ts')).dashboardBenchmarks(),
   'api-capture': async () => (await import('./api-capture.ts')).apiCaptureBenchmarks(),
+  reports: async () => (await import('./reports.ts')).reportsBenchmarks(),
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));

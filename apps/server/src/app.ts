@@ -64,6 +64,9 @@ import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { downloadsRoutes } from './modules/downloads/routes.ts';
 import { eulasRoutes } from './modules/eulas/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
+import { reportsRoutes } from './modules/reports/routes.ts';
+import { siftMetricsRoutes } from './modules/sift-metrics/routes.ts';
+import { generatedReportsRoutes } from './modules/generated-reports/routes.ts';
 import { referenceDataRoutes } from './modules/reference-data/routes.ts';
 import { certificatesRoutes } from './modules/certificates/routes.ts';
 import { trustAnchorsRoutes } from './modules/trust-anchors/routes.ts';
@@ -260,6 +263,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     types: { send: SEND_WORKFLOW, receive: RECEIVE_DIRECT_WORKFLOW, attachments: workflowLaneTypes.files, events: [...workflowLaneTypes.mail, ...workflowLaneTypes.webhooks, ...workflowLaneTypes.background] },
   });
   utilitiesRoutes(app, { db });
+  reportsRoutes(app, { db, now });
+  siftMetricsRoutes(app, { db });
+  generatedReportsRoutes(app, { db, blobs });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -22,6 +22,7 @@ import { startWorkers, type Workers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
 import { startMetricsServer } from './platform/metrics/metrics.ts';
+import { startGeneratedReportsSchedule } from './modules/generated-reports/monthly-usage.ts';
 
 // Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
 // → workers.
@@ -49,12 +50,14 @@ async function main() {
   let direct: Awaited<ReturnType<typeof startDirectOperations>> | undefined = undefined;
   let notifications: ReturnType<typeof startNotificationSchedule> | undefined = undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined = undefined;
+  let generatedReports: ReturnType<typeof startGeneratedReportsSchedule> | undefined = undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     metricsServer?.close();
     await direct?.stop();
     notifications?.stop();
+    generatedReports?.stop();
     await workers?.stop();
     await terminateOcr();
     await handle.close();
@@ -75,6 +78,7 @@ async function main() {
   });
   direct = await startDirectOperations({ config, db: handle.db, now, logger: app.log.child({ module: 'direct' }), listen: true });
   notifications = startNotificationSchedule({ db: handle.db, now, logger: app.log.child({ module: 'notifications' }) });
+  generatedReports = startGeneratedReportsSchedule({ db: handle.db, now, logger: app.log.child({ module: 'generated-reports' }) });
   // Files left by a process killed between writing a blob and committing its row.
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: app.log.child({ module: 'blob-sweep' }) });
   // Server errors' secure logs past SECURE_LOG_RETENTION_DAYS.

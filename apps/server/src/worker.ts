@@ -10,6 +10,7 @@ import { startWorkers } from './platform/workflows/runner.ts';
 import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
 import { startMetricsServer } from './platform/metrics/metrics.ts';
+import { startGeneratedReportsSchedule } from './modules/generated-reports/monthly-usage.ts';
 
 // `npm run worker`: a process that only runs workflows, beside the server processes on the same
 // PostgreSQL (same configuration and keys). config → database → migrations → workers.
@@ -38,10 +39,12 @@ async function main() {
   const notifications = startNotificationSchedule({ db: handle.db, now, logger: log.child({ module: 'notifications' }) });
   // A worker's step counters are its own: with METRICS_TOKEN and METRICS_PORT it serves /metrics too (issue 27 §5).
   if (config.metrics.token && config.metrics.port !== undefined) await startMetricsServer({ db: handle.db, token: config.metrics.token, port: config.metrics.port, host: config.host });
+  const generatedReports = startGeneratedReportsSchedule({ db: handle.db, now, logger: log.child({ module: 'generated-reports' }) });
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
     await direct.stop();
     notifications.stop();
+    generatedReports.stop();
     await workers.stop();
     await handle.close();
     process.exit(0);

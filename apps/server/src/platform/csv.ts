@@ -16,3 +16,40 @@ export const csvFile = (header: readonly string[], rows: readonly (readonly (str
 /** back-office-a §3: export file names are prefixed by brand and timestamp YYYY-MM-DD_HH-mm-ss (UTC). */
 export const exportFileName = (brand: string, now: Date, name?: string): string =>
   `${brand.replace(/[^\w-]/g, '')}${name ? `_${name}` : ''}_${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}_${pad(now.getUTCHours())}-${pad(now.getUTCMinutes())}-${pad(now.getUTCSeconds())}.csv`;
+
+export type CsvRow = readonly (string | number | boolean | null | undefined)[];
+const line = (row: CsvRow) => `${row.map((v) => csvCell(typeof v === 'boolean' ? (v ? 'Yes' : 'No') : v)).join(',')}\r\n`;
+
+/**
+ * A CSV file as a stream of text chunks, one per batch: the header goes out at once, and each batch is asked for only
+ * when the previous chunk was taken, so a report of millions of rows holds one batch in memory whatever its size.
+ */
+export async function* csvChunks<T>(header: readonly string[], batches: AsyncIterable<readonly T[]>, toRow: (row: T) => CsvRow): AsyncGenerator<string> {
+  yield line(header);
+  for await (const batch of batches) {
+    if (batch.length > 0) yield batch.map((r) => line(toRow(r))).join('');
+  }
+}
+
+const FIRST_BATCH = 100;
+
+/**
+ * Keyset pages: fetch(after, limit) returns up to `limit` rows ordered by the key, after the given key (null: from
+ * the start). Each page is one short indexed query, on PGlite as on PostgreSQL, and nothing is held between them.
+ */
+export async function* keysetBatches<T, K>(fetch: (after: K | null, limit: number) => Promise<T[]>, keyOf: (row: T) => K, batchSize = 2000, maxRows = Infinity): AsyncGenerator<T[]> {
+  let after: K | null = null;
+  let left = maxRows;
+  // A short first page: the answer starts as soon as the first rows are read, not a whole page later.
+  let size = Math.min(FIRST_BATCH, batchSize);
+  while (left > 0) {
+    const limit = Math.min(size, left);
+    const rows = await fetch(after, limit);
+    if (rows.length === 0) return;
+    yield rows;
+    left -= rows.length;
+    if (rows.length < limit) return;
+    after = keyOf(rows[rows.length - 1]!);
+    size = batchSize;
+  }
+}

@@ -10,12 +10,9 @@ export interface AdminRoute {
 }
 
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
-const SYS_ADMIN_AND_REPORTING: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 
 // Later issues replace the generic page of their route with the real screen in app/router.tsx.
 export const adminRoutes: readonly AdminRoute[] = [
-  { path: '/admin/reports', title: 'Reports', roles: SYS_ADMIN_AND_REPORTING, summary: 'Report tiles (devices, Direct addresses, organizations, users, messages and more) will appear here, each downloadable as CSV.' },
-  { path: '/admin/siftmetrics', title: 'Sift metrics', roles: SYS_ADMIN_AND_REPORTING, summary: 'Patient extraction metrics per tenant for a chosen date range will appear here.' },
   { path: '/admin/emergencies', title: 'Emergencies', roles: SYS_ADMIN, summary: 'Emergencies and the organizations they apply to will be listed here.' },
   { path: '/admin/batchimports', title: 'Batch imports', roles: SYS_ADMIN, summary: 'The status of batch imports and the organization import form will appear here.' },
   { path: '/admin/clientapplications', title: 'Client applications', roles: SYS_ADMIN, summary: 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.' },
@@ -24,7 +21,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { path: '/admin/directory', title: 'Directory', roles: SYS_ADMIN, summary: 'Directory entries will be listed here, with actions to create, update and delete them.' },
   { path: '/admin/directorydownloads', title: 'Directory downloads', roles: SYS_ADMIN, summary: 'Directory download requests will be listed here.' },
   { path: '/admin/featureToggle', title: 'Feature toggles', roles: SYS_ADMIN, summary: 'Feature toggles will be listed here, with whether each is enabled globally and per organization.' },
-  { path: '/admin/generatedreports', title: 'Generated reports', roles: SYS_ADMIN, summary: 'Generated reports will be listed here with their file name and creation date.' },
   { path: '/admin/healthreferralregions', title: 'Health referral regions', roles: SYS_ADMIN, summary: 'Health referral regions will be listed here, with actions to create, edit and delete them.' },
   { path: '/admin/healthserviceareas', title: 'Health service areas', roles: SYS_ADMIN, summary: 'Health service areas will be listed here, with a crosswalk upload.' },
   { path: '/admin/docusign', title: 'E-signature accounts', roles: SYS_ADMIN, summary: 'E-signature connector accounts will be listed here.' },

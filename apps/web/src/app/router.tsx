@@ -102,6 +102,9 @@ const AdminDownloadsPage = lazyPage(() => import('../admin/downloads/downloads-p
 const EulasPage = lazyPage(() => import('../admin/eulas/eulas-page.tsx').then((m) => m.EulasPage));
 const AuditsPage = lazyPage(() => import('../admin/audits/audits-page.tsx').then((m) => m.AuditsPage));
 const SecureLogsPage = lazyPage(() => import('../admin/securelogs/secure-logs-page.tsx').then((m) => m.SecureLogsPage));
+const ReportsPage = lazyPage(() => import('../admin/reports/reports-page.tsx').then((m) => m.ReportsPage));
+const GeneratedReportsPage = lazyPage(() => import('../admin/generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
+const SiftMetricsPage = lazyPage(() => import('../admin/sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -226,6 +229,10 @@ export const appRoutes: RouteObject[] = [
               { path: 'admin/eulas', handle: EulasPage.handle, element: <RequireRoles roles={SYS_ADMIN}><EulasPage /></RequireRoles> },
               { path: 'admin/audits', handle: AuditsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><AuditsPage /></RequireRoles> },
               { path: 'admin/securelogs', handle: SecureLogsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><SecureLogsPage /></RequireRoles> },
+              // Issue 27 §4: reports and sift metrics are SysAdmin's and SysAdminReporting's, generated reports SysAdmin's.
+              { path: 'admin/reports', handle: ReportsPage.handle, element: <RequireRoles roles={SYSTEM_ADMINS}><ReportsPage /></RequireRoles> },
+              { path: 'admin/generatedreports', handle: GeneratedReportsPage.handle, element: <RequireRoles roles={SYS_ADMIN}><GeneratedReportsPage /></RequireRoles> },
+              { path: 'admin/siftmetrics', handle: SiftMetricsPage.handle, element: <RequireRoles roles={SYSTEM_ADMINS}><SiftMetricsPage /></RequireRoles> },
               ...adminRoutes.map<RouteObject>((route) => ({
                 path: route.path,
                 handle: AdminAreaPage.handle,

@@ -22,7 +22,7 @@ export const sessions = pgTable(
     revokedAt: timestamp({ withTimezone: true }),
     revokedReason: text(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_created_idx').on(t.createdAt, t.id)],
 );
 
 // Only the SHA-256 of a refresh token is stored; each is used once (rotation).

@@ -256,7 +256,7 @@ export const messageEvents = pgTable(
     details: jsonb().$type<Record<string, unknown>>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('message_events_message_idx').on(t.messageId, t.createdAt), index('message_events_org_idx').on(t.organizationId, t.createdAt)],
+  (t) => [index('message_events_message_idx').on(t.messageId, t.createdAt), index('message_events_org_idx').on(t.organizationId, t.createdAt), index('message_events_created_idx').on(t.createdAt, t.id)],
 );
 
 // Direct addresses a user sent to before (recipient autocomplete; the manage-cache modal).

@@ -289,15 +289,6 @@ export async function findNpi(db: DbOrTx, npi: string) {
 }
 
 // Every organization's Direct addresses, for the CSV export.
-export function findAllDirectAddresses(db: DbOrTx) {
-  return db
-    .select({ orgId: organizations.orgId, organizationName: organizations.name, subdomain: organizations.subdomain, address: documentSources.fullAddress, status: documentSources.status, createdAt: documentSources.createdAt })
-    .from(documentSources)
-    .innerJoin(organizations, eq(organizations.id, documentSources.organizationId))
-    .where(eq(documentSources.type, 'Direct'))
-    .orderBy(...byName(organizations.name), asc(documentSources.fullAddress));
-}
-
 export async function brandName(db: DbOrTx, id: string) {
   const [row] = await db.select({ name: brands.name }).from(brands).where(eq(brands.id, id));
   return row?.name;

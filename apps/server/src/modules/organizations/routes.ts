@@ -34,8 +34,6 @@ import { sendingStatus as readSendingStatus, setActivation } from './activation.
 import * as service from './service.ts';
 
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
-// back-office-a §6: reports are for SysAdmin and SysAdminReporting.
-const REPORTS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 
 // The organization form's failures carry §5's "Please fill out all required fields." with each field's reason.
 function invalidForm(request: FastifyRequest) {
@@ -211,20 +209,4 @@ export function organizationsRoutes(app: App, deps: service.OrganizationsDeps) {
       handler: (request) => service.noRecordsYet(deps, request.params.id),
     });
   }
-
-  app.route({
-    method: 'GET',
-    url: '/api/admin/reports/directaddresses',
-    config: { roles: REPORTS },
-    // No response schema: 200 is the CSV file.
-    schema: { tags: ['reports'] },
-    handler: async (request, reply) => {
-      const report = await service.directAddressesCsv(deps, adminCaller(request));
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${report.fileName}"`)
-        .type('text/csv; charset=utf-8')
-        .send(report.body);
-    },
-  });
 }

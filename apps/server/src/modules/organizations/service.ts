@@ -17,9 +17,6 @@ import { badRequest, isUniqueViolation, notFound } from '../../platform/errors.t
 import type { MailAddress } from '../../platform/mail/settings.ts';
 import { settingsOf } from '../organization-settings/service.ts';
 import type { CustomerMessagingService } from '../../platform/customer-messaging.ts';
-import { brandNameOf } from '../../platform/brand.ts';
-import { csvFile, exportFileName } from '../../platform/csv.ts';
-import { documentSourceStatusNames } from '@clinicrelay/contracts/document-sources.ts';
 import { provisionOnActivation } from './provisioning.ts';
 import * as q from './queries.ts';
 
@@ -347,15 +344,3 @@ export async function choices(deps: OrganizationsDeps) {
 
 export const organizationTypes = (deps: OrganizationsDeps) => q.allTypes(deps.db);
 
-/** GET /api/admin/reports/directaddresses: every organization's Direct addresses, named `<brand>_DirectAddresses_<timestamp>.csv`. */
-export async function directAddressesCsv(deps: OrganizationsDeps, caller: AdminCaller) {
-  const rows = await q.findAllDirectAddresses(deps.db);
-  const body = csvFile(
-    ['Organization Id', 'Organization', 'Subdomain', 'Direct Address', 'Status', 'Created'],
-    rows.map((r) => [r.orgId, r.organizationName, r.subdomain, r.address, documentSourceStatusNames[r.status] ?? r.status, r.createdAt.toISOString()]),
-  );
-  // Every organization's addresses: the installation's brand, not one organization's.
-  const brand = await brandNameOf(deps.db, null);
-  await writeAudit(deps.db, { eventType: 'ReportDownloaded', ...auditedByAdmin(caller), details: { report: 'directaddresses', rows: rows.length } });
-  return { fileName: exportFileName(brand, deps.now(), 'DirectAddresses'), body };
-}
