@@ -66,12 +66,15 @@ export async function markRefreshTokenUsed(db: DbOrTx, id: string, at: Date): Pr
   return rows.length === 1;
 }
 
-// Sign-in asks twice what the lockout rule and the password check need, the password hash and the recent attempts
+// Sign-in asks twice what the lockout rule and the credential checks need, the password hash, the last authenticator
+// step and the recent attempts
 // (findRecentAttempts' rule): before the lock, so argon2 runs outside any transaction, and again under it.
 const lockCheckQuery = (db: DbOrTx, userName: string | Placeholder, since: string | Placeholder) =>
   db
     .select({
       passwordHash: sql<string | null>`(select ${users.passwordHash} from ${users} where ${users.userName} = ${userName})`,
+      // The authenticator step last used: its replay check must see a concurrent sign-in's use (another process's too).
+      lastTotpStep: sql<number | null>`(select ${users.lastTotpStep} from ${users} where ${users.userName} = ${userName})`,
       recent: sql<{ outcome: string; createdAt: string }[] | null>`(select json_agg(json_build_object('outcome', a.outcome, 'createdAt', a.created_at) order by a.created_at desc)
         from (select ${loginAttempts.outcome}, ${loginAttempts.createdAt} from ${loginAttempts}
               where ${loginAttempts.userName} = ${userName} and ${loginAttempts.createdAt} > ${since}::timestamptz
@@ -97,6 +100,7 @@ const signInAccountQuery = (db: Database, userName: Placeholder) =>
 type LockCheckRow = Awaited<ReturnType<typeof lockCheckQuery>>[number];
 const lockCheck = (row: LockCheckRow | undefined) => ({
   passwordHash: row?.passwordHash ?? null,
+  lastTotpStep: row?.lastTotpStep == null ? null : Number(row.lastTotpStep),
   attempts: (row?.recent ?? []).map((a) => ({ outcome: a.outcome as (typeof loginAttempts.$inferSelect)['outcome'], createdAt: new Date(a.createdAt) })),
 });
 

@@ -92,7 +92,7 @@ async function decide(
   checked: { hash: string | null | undefined; ok: boolean } | null,
 ): Promise<Decision> {
   const now = deps.now();
-  const { passwordHash, attempts } = await q.findLockCheck(tx, userName, lockWindowStart(now));
+  const { passwordHash, lastTotpStep, attempts } = await q.findLockCheck(tx, userName, lockWindowStart(now));
   const audit = { userId: user?.id ?? null, userName, ip: caller.ip };
   const attemptRow = (outcome: LoginOutcome, userId = user?.id) => ({ userName, userId, ip: caller.ip, outcome, succeeded: outcome === 'success', createdAt: now });
   const attempt = (outcome: LoginOutcome, userId = user?.id) => q.insertAttempt(tx, attemptRow(outcome, userId));
@@ -115,7 +115,8 @@ async function decide(
   // Checked before the lock against this same hash; checked now when it changed or the name was locked then.
   const passwordOk = checked && checked.hash === passwordHash ? checked.ok : await verifyPassword(passwordHash, input.password);
   if (!user || !passwordOk) return fail(messages.invalidCredentials);
-  const found: User = user;
+  // The replay check reads the authenticator step as of the lock, not as of the account's read before it.
+  const found: User = { ...user, lastTotpStep };
   if (found.isDisabled) {
     await attempt('disabled');
     await writeAudit(tx, { ...audit, eventType: 'LoginRefusedDisabled' });

@@ -54,7 +54,8 @@ describe('attaching files (points 4 and 10)', { timeout: 60_000 }, () => {
     expect(within(dialog).getByRole<HTMLInputElement>('radio', { name: 'Original file date' }).checked).toBe(true);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Attach' }));
 
-    expect(await screen.findByText('2 files were attached.')).toBeTruthy();
+    // Two uploads and the draft's first save: more than findByText's 1 s on a loaded 2-core machine.
+    expect(await screen.findByText('2 files were attached.', {}, { timeout: 10_000 })).toBeTruthy();
     expect(calls.filter((call) => call.key === 'PUT /api/messages')).toHaveLength(1);
     expect(calls.filter((call) => call.key === `POST /api/messages/${DRAFT_ID}/attachments`)).toHaveLength(2);
     // The draft now lists both.
