@@ -81,6 +81,8 @@ const schema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
   // Issue 27 §3: how long a server error's secure log is kept under its reference id.
   SECURE_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // Issue 27 §1: the dashboard's per-minute rollups; at least the 7 days its charts can show.
+  MESSAGING_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(7).max(3650).default(31),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(7 * 24).default(12),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Issue 14 §6: system administrators and organization Administrators must enrol in two-factor sign-in; default
@@ -185,6 +187,7 @@ export interface Config {
   trustProxy: false | string[] | ((address: string, hop: number) => boolean);
   sessionIdleMinutes: number;
   secureLogRetentionDays: number;
+  messagingRollupRetentionDays: number;
   sessionMaxHours: number;
   loginRateLimitPerMinute: number;
   requireAdminTwoFactor: boolean;
@@ -292,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY_ADDRESSES ?? (e.TRUST_PROXY_HOPS > 0 ? trustHops(e.TRUST_PROXY_HOPS) : false),
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     secureLogRetentionDays: e.SECURE_LOG_RETENTION_DAYS,
+    messagingRollupRetentionDays: e.MESSAGING_ROLLUP_RETENTION_DAYS,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     requireAdminTwoFactor: e.REQUIRE_ADMIN_TWO_FACTOR ? e.REQUIRE_ADMIN_TWO_FACTOR === 'true' : !development,

@@ -8,7 +8,7 @@ import { seedReferenceData } from './db/seed/reference.ts';
 import { seedDemoMessages } from './db/seed/demo-messages.ts';
 import { createBlobStore } from './platform/blobs/blob-store.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
-import { startSecureLogSweep } from './platform/secure-logs.ts';
+import { retentionRules, startRetentionSweep } from './platform/retention.ts';
 import { warmUpFileWorkers } from './platform/files/file-jobs.ts';
 import { describeSmtp } from './platform/mail/settings.ts';
 import { outboxDirOf } from './platform/mail/transports.ts';
@@ -81,8 +81,8 @@ async function main() {
   generatedReports = startGeneratedReportsSchedule({ db: handle.db, now, logger: app.log.child({ module: 'generated-reports' }) });
   // Files left by a process killed between writing a blob and committing its row.
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: app.log.child({ module: 'blob-sweep' }) });
-  // Server errors' secure logs past SECURE_LOG_RETENTION_DAYS.
-  startSecureLogSweep({ db: handle.db, retentionDays: config.secureLogRetentionDays, logger: app.log.child({ module: 'secure-log-sweep' }) });
+  // Secure logs past SECURE_LOG_RETENTION_DAYS, dashboard rollups past MESSAGING_ROLLUP_RETENTION_DAYS.
+  startRetentionSweep({ db: handle.db, rules: retentionRules(config), logger: app.log.child({ module: 'retention-sweep' }) });
   // Said at every start, like in /api/health, so running without a virus scanner is never a surprise.
   if (!config.clamd) app.log.warn('CLAMD_URL is not set: uploads and received messages are not scanned for viruses');
   if (!config.smtp && config.env === 'production') app.log.warn('SMTP_URL is not set: mail is written to DATA_DIR/outbox, not sent');

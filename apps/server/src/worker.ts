@@ -3,7 +3,7 @@ import { loggerOptions } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startBlobSweep } from './platform/blobs/blob-sweep.ts';
-import { startSecureLogSweep } from './platform/secure-logs.ts';
+import { retentionRules, startRetentionSweep } from './platform/retention.ts';
 import { exitOnUncaughtErrors } from './platform/process.ts';
 import { workflowHandlers, workflowLanes } from './platform/workflows/registry.ts';
 import { startWorkers } from './platform/workflows/runner.ts';
@@ -33,7 +33,7 @@ async function main() {
     now,
   });
   startBlobSweep({ db: handle.db, dataDir: config.dataDir, logger: log.child({ module: 'blob-sweep' }) });
-  startSecureLogSweep({ db: handle.db, retentionDays: config.secureLogRetentionDays, logger: log.child({ module: 'secure-log-sweep' }) });
+  startRetentionSweep({ db: handle.db, rules: retentionRules(config), logger: log.child({ module: 'retention-sweep' }) });
   // The SMTP listener belongs to the server processes; the notification sweep and bundle refresh run here too.
   const direct = await startDirectOperations({ config, db: handle.db, now, logger: log.child({ module: 'direct' }), listen: false });
   const notifications = startNotificationSchedule({ db: handle.db, now, logger: log.child({ module: 'notifications' }) });

@@ -70,7 +70,7 @@ export const ALERT_THRESHOLDS = {
   diskTriggeredRatio: 0.95,
 } as const;
 
-export const alertTypes = ['FailedWorkflows', 'WaitingWork', 'MissingMdn', 'ExpiringCertificates', 'ExpiringTrustAnchors', 'TrustBundleRefresh', 'MailOutbox', 'Antivirus', 'Workers', 'DiskSpace'] as const;
+export const alertTypes = ['FailedWorkflows', 'WaitingWork', 'MissingMdn', 'ExpiringCertificates', 'ExpiringTrustAnchors', 'TrustBundleRefresh', 'RevocationLists', 'MailOutbox', 'Antivirus', 'Workers', 'DiskSpace'] as const;
 export type AlertType = (typeof alertTypes)[number];
 
 // One alert of the System Alerts list (§3: createdAt, status, alertType, date, name, link). createdAt: since when the

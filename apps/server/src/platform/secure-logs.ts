@@ -70,26 +70,8 @@ export async function findSecureLog(db: Database, referenceId: string) {
   return row;
 }
 
-// Removes the logs older than the retention (SECURE_LOG_RETENTION_DAYS, 90 by default); returns how many.
-export async function sweepSecureLogs(db: Database, retentionDays: number, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+// Removes the logs older than the cutoff (SECURE_LOG_RETENTION_DAYS, 90 by default, before now); returns how many.
+export async function sweepSecureLogs(db: Database, cutoff: Date): Promise<number> {
   const removed = await db.delete(secureLogs).where(lt(secureLogs.createdAt, cutoff)).returning({ id: secureLogs.referenceId });
   return removed.length;
-}
-
-// Sweeps now and every hour, in the background, beside the blob sweep (safe on several processes: a DELETE).
-export function startSecureLogSweep(opts: {
-  db: Database;
-  retentionDays: number;
-  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
-  intervalMs?: number;
-}): { stop(): void } {
-  const sweep = () =>
-    void sweepSecureLogs(opts.db, opts.retentionDays)
-      .then((removed) => removed > 0 && opts.logger.info({ removed }, 'removed expired secure logs'))
-      .catch((error: unknown) => opts.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, 'secure log sweep failed; will try again'));
-  sweep();
-  const timer = setInterval(sweep, opts.intervalMs ?? 60 * 60 * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }

@@ -77,3 +77,14 @@ export const trustBundles = pgTable('trust_bundles', {
   lastError: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+// The last fetch of each CRL distribution point the Direct engine used (issue 27 §1, the "CRL refresh failing" alert):
+// written on a list's first use after a download, and on every failure (a failing list is never cached).
+export const revocationLists = pgTable('revocation_lists', {
+  url: text().primaryKey(),
+  lastSuccessAt: timestamp({ withTimezone: true }),
+  lastError: text(),
+  lastErrorAt: timestamp({ withTimezone: true }),
+  // When the failures began; null again after a success.
+  failingSince: timestamp({ withTimezone: true }),
+});

@@ -12,9 +12,11 @@ import { noScanner } from '../../platform/antivirus/scanner.ts';
 import { workflowContext, type WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce, startWorkers } from '../../platform/workflows/runner.ts';
+import { retentionRules, startRetentionSweep } from '../../platform/retention.ts';
 import { receiveTally } from '../../transports/direct/inbound.ts';
+import { recordRevocationList } from '../../transports/direct/revocation-lists.ts';
 import { attachReadyPdf } from '../../test/attach-pdf.ts';
-import { useTestApp } from '../../test/app.ts';
+import { testConfig, useTestApp } from '../../test/app.ts';
 import { referralDraft } from '../../test/referral.ts';
 import * as service from './service.ts';
 
@@ -134,12 +136,13 @@ describe('Messaging health dashboard', () => {
 
   it('raises each system alert from the real condition, with since when and a link', async () => {
     let a = await alerts();
-    expect(Object.keys(a)).toEqual(['FailedWorkflows', 'WaitingWork', 'MissingMdn', 'ExpiringCertificates', 'ExpiringTrustAnchors', 'TrustBundleRefresh', 'MailOutbox', 'Antivirus', 'Workers', 'DiskSpace']);
+    expect(Object.keys(a)).toEqual(['FailedWorkflows', 'WaitingWork', 'MissingMdn', 'ExpiringCertificates', 'ExpiringTrustAnchors', 'TrustBundleRefresh', 'RevocationLists', 'MailOutbox', 'Antivirus', 'Workers', 'DiskSpace']);
     // The send of beforeAll failed for the other HISP's Direct address, so its workflow ended Failed; the failed test
     // steps above left theirs Running (not their last try).
     expect(a.FailedWorkflows).toMatchObject({ status: 'Triggered', detail: '1 workflow failed in the last hour.', link: '/admin/dashboard/messaging/workflows?status=Failed' });
     expect(a.WaitingWork!.status).toBe('OK');
     expect(a.MissingMdn!.status).toBe('OK');
+    expect(a.RevocationLists).toMatchObject({ status: 'OK', detail: 'Every revocation list fetched could be used.' });
     // No CLAMD_URL in tests: a standing warning. No worker runs in this test app.
     expect(a.Antivirus).toMatchObject({ status: 'Warn', detail: expect.stringContaining('not scanned') });
     expect(a.Workers).toMatchObject({ status: 'Triggered', detail: expect.stringContaining('No worker process') });
@@ -151,7 +154,14 @@ describe('Messaging health dashboard', () => {
     // A Direct recipient whose MDN did not come: the sweep marked it failed.
     await db().execute(sql`update deliveries set status = 'Failed', reason = ${deliveryReasons.noNotification} where recipient = ${RIVERVIEW_DIRECT}`);
     await db().insert(workerHeartbeats).values({ workerId: 'host:1/a', host: 'host', pid: 1 });
+    // Another HISP's CRL could not be fetched (what the Direct engine's revocation checker reports), another fetched.
+    await recordRevocationList(db(), 'http://crl.other.example/ca.crl', 'The revocation list at http://crl.other.example/ca.crl could not be reached.');
+    await recordRevocationList(db(), 'http://crl.fine.example/ca.crl', null);
     a = await alerts();
+    expect(a.RevocationLists).toMatchObject({ status: 'Warn', detail: '1 revocation list could not be used in the last 24 hours: The revocation list at http://crl.other.example/ca.crl could not be reached.' });
+    // Fetched again: the alert clears.
+    await recordRevocationList(db(), 'http://crl.other.example/ca.crl', null);
+    expect((await alerts()).RevocationLists!.status).toBe('OK');
     expect(a.FailedWorkflows).toMatchObject({ status: 'Triggered', detail: '2 workflows failed in the last hour.' });
     // Since the earliest of them.
     expect(Math.abs(Date.parse(a.FailedWorkflows!.createdAt!) - failedAt.getTime())).toBeLessThan(1000);
@@ -193,6 +203,19 @@ describe('Messaging health dashboard', () => {
     const workers = await get<WorkerDiagnostics>('/api/diagnostics/worker', REPORTING);
     expect(workers.workers.find((w) => w.workerId === 'host:2/b')).toMatchObject({ heartbeating: true, lanes: [{ name: 'delivery', concurrency: 2 }] });
     expect(workers.queues.find((q) => q.type === 'send-message')).toMatchObject({ pending: 1, oldestDueAt: expect.any(String) });
+  });
+
+  it('sweeps rollup minutes older than MESSAGING_ROLLUP_RETENTION_DAYS (31 by default), never the last week', async () => {
+    const rule = retentionRules(t.config).find((r) => r.what === 'messaging rollups')!;
+    expect(rule.days).toBe(31);
+    const day = 86_400_000;
+    const old = new Date(Date.now() - 32 * day);
+    const kept = new Date(Date.now() - 30 * day);
+    for (const minute of [old, kept]) await db().insert(messagingRollups).values({ minute, direction: 'Outbound', channel: 'Retention test', outcome: 'Success', count: 1 });
+    const sweep = startRetentionSweep({ db: db(), rules: [rule], logger: quiet });
+    sweep.stop();
+    await expect.poll(async () => (await db().select().from(messagingRollups).where(sql`${messagingRollups.channel} = 'Retention test'`)).map((r) => r.minute.getTime())).toEqual([kept.getTime()]);
+    expect(() => testConfig({ MESSAGING_ROLLUP_RETENTION_DAYS: '6' })).toThrow(/MESSAGING_ROLLUP_RETENTION_DAYS/);
   });
 
   it('answers SysAdmin and SysAdminReporting only: a network administrator and organization users get 403', async () => {

@@ -91,6 +91,14 @@ export async function expiring(db: DbOrTx, table: 'certificates' | 'trust_anchor
 export const failingTrustBundles = (db: DbOrTx) =>
   condition(db, sql`select count(*)::int as count, min(coalesce(last_refreshed_at, created_at)) as since from trust_bundles where last_error is not null`);
 
+// CRL distribution points whose last fetch in the last 24 hours failed, with the first one's problem.
+export const failingRevocationLists = async (db: DbOrTx) =>
+  (await queryRows<ConditionRow & { problem: string | null }>(
+    db,
+    sql`select count(*)::int as count, min(failing_since) as since, (array_agg(last_error order by failing_since))[1] as problem
+      from revocation_lists where last_error is not null and last_error_at > now() - interval '24 hours'`,
+  ))[0] ?? { count: 0, since: null, problem: null };
+
 // The mail outbox: failed mails in the last hour, and mails queued for longer than `minutes`.
 export async function outboxTrouble(db: DbOrTx, minutes: number): Promise<{ failed: ConditionRow; stuck: ConditionRow }> {
   const [failed, stuck] = await Promise.all([

@@ -110,7 +110,7 @@ export async function systemAlerts(deps: MessagingDashboardDeps): Promise<System
     const { since, ...rest } = a;
     return { ...rest, date, createdAt: rest.status === 'OK' ? null : isoOrNull(since ?? null) };
   };
-  const [failed, waitingWarn, waitingTriggered, mdn, certificates, anchors, bundles, outbox, workers, antivirus, disk] = await Promise.all([
+  const [failed, waitingWarn, waitingTriggered, mdn, certificates, anchors, bundles, crls, outbox, workers, antivirus, disk] = await Promise.all([
     q.failedWorkflowsLastHour(deps.db),
     q.waitingLongerThan(deps.db, t.waitingWarnMinutes),
     q.waitingLongerThan(deps.db, t.waitingTriggeredMinutes),
@@ -118,6 +118,7 @@ export async function systemAlerts(deps: MessagingDashboardDeps): Promise<System
     q.expiring(deps.db, 'certificates', t.expiringDays),
     q.expiring(deps.db, 'trust_anchors', t.expiringDays),
     q.failingTrustBundles(deps.db),
+    q.failingRevocationLists(deps.db),
     q.outboxTrouble(deps.db, t.waitingTriggeredMinutes),
     q.heartbeats(deps.db, t.workerSilentSeconds),
     deps.scanner.configured ? deps.scanner.ping().catch(() => false) : Promise.resolve(null),
@@ -175,6 +176,16 @@ export async function systemAlerts(deps: MessagingDashboardDeps): Promise<System
       since: bundles.since,
       detail: bundles.count > 0 ? `${plural(bundles.count, 'trust bundle')} failed to refresh.` : 'Every trust bundle refreshed.',
       link: '/admin/trust-anchors',
+    }),
+    alert({
+      alertType: 'RevocationLists',
+      name: 'Revocation list (CRL) fetch',
+      // A Warn, not Triggered: certificates whose CRL cannot be fetched are still used, unchecked (issue 12 §1).
+      status: crls.count > 0 ? 'Warn' : 'OK',
+      since: crls.since,
+      detail: crls.count > 0 ? `${plural(crls.count, 'revocation list')} could not be used in the last 24 hours: ${crls.problem}` : 'Every revocation list fetched could be used.',
+      // The lists belong to other HISPs' certificates, which no screen lists: the detail names the list.
+      link: null,
     }),
     alert({
       alertType: 'MailOutbox',

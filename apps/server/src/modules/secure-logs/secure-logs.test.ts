@@ -6,7 +6,8 @@ import type { App } from '../../platform/http.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { queryRows } from '../../db/client.ts';
 import { auth } from '../../platform/auth/guard.ts';
-import { findSecureLog, recordSecureLog, redactPhi, sweepSecureLogs } from '../../platform/secure-logs.ts';
+import { retentionRules } from '../../platform/retention.ts';
+import { findSecureLog, recordSecureLog, redactPhi } from '../../platform/secure-logs.ts';
 import { testConfig, useTestApp } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 
@@ -64,7 +65,10 @@ describe('secure logs: an answer 500 names a reference id, support finds the err
     const error = { type: 'Error', message: 'old', stack: '' };
     await recordSecureLog(t.handle.db, { referenceId: 'aaaaaaaaaa', statusCode: 500, method: 'GET', route: '/x', error }, new Date('2026-01-01T00:00:00Z'));
     await recordSecureLog(t.handle.db, { referenceId: 'bbbbbbbbbb', statusCode: 500, method: 'GET', route: '/x', error }, new Date('2026-03-31T00:00:00Z'));
-    expect(await sweepSecureLogs(t.handle.db, 90, new Date('2026-04-02T00:00:00Z'))).toBe(1);
+    const rule = retentionRules(t.config).find((r) => r.what === 'secure logs')!;
+    expect(rule.days).toBe(90);
+    // What the hourly sweep deletes on 2026-04-02: the cutoff is the retention before then.
+    expect(await rule.sweep(t.handle.db, new Date(Date.parse('2026-04-02T00:00:00Z') - rule.days * 86_400_000))).toBe(1);
     expect(await findSecureLog(t.handle.db, 'aaaaaaaaaa')).toBeUndefined();
     expect(await findSecureLog(t.handle.db, 'bbbbbbbbbb')).toBeDefined();
     expect(t.config.secureLogRetentionDays).toBe(90);

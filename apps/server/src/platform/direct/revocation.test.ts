@@ -82,6 +82,21 @@ describe('revocation through CRL distribution points', () => {
     expect(countOf('/riverview.crl')).toBe(before + 2);
   });
 
+  it('tells each list’s failures, and its first use after a download, for the dashboard', async () => {
+    const outcomes: [string, string | null][] = [];
+    const checker = createRevocationChecker({ onListOutcome: (url, problem) => outcomes.push([url, problem]) });
+    const certificate = await issuedWithCrl('/flaky.crl');
+    await checker.check(certificate.certificateDer, ca.certificateDer);
+    served.set('/flaky.crl', await issueCrl(ca, [], fresh()));
+    await checker.check(certificate.certificateDer, ca.certificateDer);
+    // Kept: a use of the cached list tells nothing more.
+    await checker.check(certificate.certificateDer, ca.certificateDer);
+    expect(outcomes).toEqual([
+      [`${base}/flaky.crl`, `The revocation list at ${base}/flaky.crl could not be reached.`],
+      [`${base}/flaky.crl`, null],
+    ]);
+  });
+
   it('refuses a list signed by another CA with the same name', async () => {
     const certificate = await issuedWithCrl('/impostor.crl');
     served.set('/impostor.crl', await issueCrl(impostor, [], fresh()));

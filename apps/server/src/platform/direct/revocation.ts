@@ -19,6 +19,8 @@ export interface RevocationCheckerOptions {
   now?: () => Date;
   timeoutMs?: number;
   maxBytes?: number;
+  // Told each list's outcome: null on its first use after a download, the problem on every failure (for the dashboard).
+  onListOutcome?: (url: string, problem: string | null) => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -144,6 +146,7 @@ export function createRevocationChecker(opts: RevocationCheckerOptions = {}): Re
         try {
           const list = await listAt(url);
           await usableFor(list, issuer, url, now());
+          if (!cache.has(url)) opts.onListOutcome?.(url, null);
           remember(url, list);
           const entry = list.crl.findRevoked(certificate);
           if (entry) {
@@ -152,6 +155,7 @@ export function createRevocationChecker(opts: RevocationCheckerOptions = {}): Re
           return { revoked: false, checked: true };
         } catch (error) {
           problems.push((error as Error).message);
+          opts.onListOutcome?.(url, (error as Error).message);
         }
       }
       return { revoked: false, checked: false, note: problems.join(' ') };

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { lt, sql } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/client.ts';
 import { messagingRollups } from '../../db/schema/messaging-rollups.ts';
 
 export type MessagingDirection = 'Inbound' | 'Outbound';
@@ -37,4 +37,10 @@ export async function recordTallies(tx: DbOrTx, tallies: readonly MessagingTally
       target: [messagingRollups.minute, messagingRollups.direction, messagingRollups.channel, messagingRollups.outcome],
       set: { count: sql`${messagingRollups.count} + excluded.count` },
     });
+}
+
+// The dashboard reads at most 168 hours back; older minutes go after MESSAGING_ROLLUP_RETENTION_DAYS (31 by default).
+export async function sweepRollups(db: Database, cutoff: Date): Promise<number> {
+  const removed = await db.delete(messagingRollups).where(lt(messagingRollups.minute, cutoff)).returning({ minute: messagingRollups.minute });
+  return removed.length;
 }

@@ -5,6 +5,7 @@ import type { Scanner } from '../../platform/antivirus/scanner.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import type { DiscoveryOptions } from '../../platform/direct/discovery.ts';
 import { createRevocationChecker, type RevocationChecker } from '../../platform/direct/revocation.ts';
+import { recordRevocationList } from './revocation-lists.ts';
 
 // What the Direct transport needs, handed in where the app is assembled (main.ts, the workflow registry, tests).
 export interface DirectDeps {
@@ -31,7 +32,7 @@ export function createDirectDeps(opts: { config: Config; db: Database; blobs: Bl
     config: opts.config.direct,
     masterKey: opts.config.blobEncryptionKey,
     discovery: dnsServers ? { servers: dnsServers } : {},
-    revocation: createRevocationChecker({ now: opts.now }),
+    revocation: createRevocationChecker({ now: opts.now, onListOutcome: (url, problem) => void recordRevocationList(opts.db, url, problem).catch(() => undefined) }),
     scanner: scannerFor(opts.config.clamd),
   };
 }

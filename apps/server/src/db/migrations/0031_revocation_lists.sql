@@ -1,0 +1,8 @@
+-- The last fetch of each CRL distribution point the Direct engine used (issue 27 §1: the "CRL refresh failing" alert).
+CREATE TABLE "revocation_lists" (
+	"url" text PRIMARY KEY NOT NULL,
+	"last_success_at" timestamp with time zone,
+	"last_error" text,
+	"last_error_at" timestamp with time zone,
+	"failing_since" timestamp with time zone
+);
