@@ -44,6 +44,23 @@ describe('authorization of every /api route', () => {
     }
   });
 
+  it('opens to SysAdminReporting only the dashboard, reports and sift metrics, and refuses it every other system route (back-office-b §6)', async () => {
+    const systemRoute = (r: (typeof t.app.apiRoutes)[number]) => Array.isArray(r.roles) && r.roles.includes('SysAdmin');
+    const reporting = t.app.apiRoutes.filter((r) => systemRoute(r) && r.roles.includes('SysAdminReporting'));
+    for (const r of reporting) expect(`${r.method} ${r.url}`).toMatch(/^(GET|POST) \/api\/(diagnostics\/(messaging\/(messageCounts|systemalerts)|stats|worker|siftmetrics)|admin\/reports\/|reports\/)/);
+    expect(reporting.length).toBeGreaterThan(5);
+    const refused = [...t.app.apiRoutes.filter((r) => systemRoute(r) && !r.roles.includes('SysAdminReporting'))];
+    expect(refused.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/admin/audits', '/api/workflows/:id', '/api/diagnostics/apicapture', '/odata/mailmessages']));
+    // A network administrator is an organization Administrator with a network: no route for system roles only either.
+    const systemOnly = [...reporting, ...refused].filter((r) => Array.isArray(r.roles) && r.roles.every((role: string) => (systemRoles as readonly string[]).includes(role)));
+    for (const [user, routes] of [['reporting@example.org', refused], ['netadmin@example.org', systemOnly]] as const) {
+      for (const r of routes) {
+        const res = await t.call(user, r.method, concrete(r.url), r.method === 'GET' ? undefined : {});
+        expect(res.statusCode, `${user} ${r.method} ${r.url}`).toBe(403);
+      }
+    }
+  });
+
   it('refuses system administrators on routes declared for organization roles only', async () => {
     const orgOnly = t.app.apiRoutes.filter(
       (r) => Array.isArray(r.roles) && r.roles.every((role: string) => role === 'Administrator' || role === 'User'),
