@@ -44,9 +44,6 @@ export const adminAuditEntry = z.object({
 export type AdminAuditEntry = z.infer<typeof adminAuditEntry>;
 export const adminAuditList = z.object({ items: z.array(adminAuditEntry), totalCount: z.number().int() });
 
-// The CSV export's largest file; a wider range is narrowed by dates (said in the README).
-export const AUDITS_CSV_MAX_ROWS = 100_000;
-
 // end-user §7 audit calls beside the Activity modal's (Administrator; the caller's organization only, anything
 // else is 404). Not shown in the spec, so read as: GET /api/audit/{id} one entry; /{id}/events the entries sharing
 // that entry's correlation id; /entries/{type} the organization's entries of one event type; /user the caller's own.

@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
 // CSV files the product exports (reports, address exports): RFC 4180 quoting, CRLF lines, and no formula injection.
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -52,4 +55,37 @@ export async function* keysetBatches<T, K>(fetch: (after: K | null, limit: numbe
     after = keyOf(rows[rows.length - 1]!);
     size = batchSize;
   }
+}
+
+/** A CSV file made as it is sent: its name and its text chunks (csvChunks). */
+export interface CsvReport {
+  fileName: string;
+  chunks: AsyncIterable<string>;
+}
+
+/**
+ * Sends a report as it is read. The header and the first batch are read before the answer starts, so a report that
+ * cannot be made fails with an error status rather than a cut file; the rest streams with back-pressure: a page is
+ * read only when the client has taken the one before.
+ */
+export async function sendCsv(reply: FastifyReply, report: CsvReport) {
+  const iterator = report.chunks[Symbol.asyncIterator]();
+  const head: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head.push(next.value);
+  }
+  async function* body() {
+    yield head.join('');
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  const stream = Readable.from(body(), { objectMode: false });
+  // A client that goes away stops the reading at the next page.
+  stream.on('close', () => void iterator.return?.(undefined));
+  return reply
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `attachment; filename="${report.fileName}"`)
+    .type('text/csv; charset=utf-8')
+    .send(stream);
 }

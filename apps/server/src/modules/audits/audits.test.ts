@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { writeAudit } from '../../platform/audit.ts';
 import { verifyAuditChain } from '../../platform/audit-chain.ts';
+import type { AdminCaller } from '../../platform/auth/guard.ts';
 import { useTestApp } from '../../test/app.ts';
+import { exportCsv } from './service.ts';
 
 const SYSADMIN = 'sysadmin@example.org';
 const REPORTING = 'reporting@example.org';
@@ -78,9 +80,24 @@ describe('Audits (back-office-b) and the end-user audit calls', () => {
       `2026-03-01T10:00:00.000Z,MessageViewed,${LAKESIDE_USER},${lakeside},,"{""list"":""Intake""}"`,
       '',
     ]);
-    const exported = await queryRows<{ details: { rows: number } }>(t.handle.db, sql`select details from audit_events where event_type = 'AuditsExported'`);
-    expect(exported.map((e) => e.details.rows)).toEqual([3]);
+    const exported = await queryRows<{ details: object }>(t.handle.db, sql`select details from audit_events where event_type = 'AuditsExported'`);
+    expect(exported.map((e) => e.details)).toEqual([{ startDate: '2026-03-01', endDate: '2026-03-03', username: null }]);
     expect((await verifyAuditChain(t.handle.db)).broken).toEqual([]);
+  });
+
+  it('streams the export page by page: rows sharing a timestamp each come once, newest first', async () => {
+    // Five entries written in the same microsecond, beside February's thirty; pages of four cross them.
+    await t.handle.db.execute(sql`insert into audit_events (event_type, user_name, created_at) select 'Tied', 'tie' || g || '@example.org', '2026-02-15T12:00:00.123456Z' from generate_series(1, 5) g`);
+    const caller = { session: { userId: lakesideUserId, userName: SYSADMIN, sessionId: 'test', organizationId: null, roles: ['SysAdmin'], organizationCancelled: false } } as AdminCaller;
+    const file = await exportCsv({ db: t.handle.db, now: () => new Date(), batchSize: 4 }, caller, { startDate: '2026-02-01', endDate: '2026-02-28', pageStart: 1, pageSize: 25 });
+    let text = '';
+    for await (const chunk of file.chunks) text += chunk;
+    const who = text.trim().split('\r\n').slice(1).map((line) => line.split(',')[2]);
+    expect(who).toHaveLength(35);
+    expect(new Set(who).size).toBe(35);
+    // The 15th of February first, then the bulk sign-ins of the 10th, latest second first.
+    expect(who.slice(0, 5).every((w) => w!.startsWith('tie'))).toBe(true);
+    expect(who.slice(5)).toEqual(Array.from({ length: 30 }, (_, i) => `bulk${29 - i}@example.org`));
   });
 
   it('is for system administrators only: SysAdminReporting, a network administrator and organization users get 403', async () => {

@@ -48,11 +48,18 @@ export async function findPage(db: DbOrTx, filter: AuditSearch, page: { offset: 
   return { items, totalCount: total?.n ?? 0 };
 }
 
-export const findAll = (db: DbOrTx, filter: AuditSearch, limit: number) =>
+// created_at as PostgreSQL's text (microseconds kept: a JavaScript Date would round them and repeat rows).
+export interface AuditKey {
+  createdAtKey: string;
+  id: string;
+}
+
+// One keyset page of the search, newest first, after the given row (the CSV export streams these).
+export const findBatch = (db: DbOrTx, filter: AuditSearch, after: AuditKey | null, limit: number) =>
   db
-    .select(columns)
+    .select({ ...columns, createdAtKey: sql<string>`${auditEvents.createdAt}::text` })
     .from(auditEvents)
     .leftJoin(users, eq(users.id, auditEvents.userId))
-    .where(whereOf(filter))
+    .where(and(whereOf(filter), after ? sql`(${auditEvents.createdAt}, ${auditEvents.id}) < (${after.createdAtKey}::timestamptz, ${after.id}::uuid)` : undefined))
     .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
     .limit(limit);

@@ -1,6 +1,7 @@
 import { adminAuditList, adminAuditsSearch } from '@clinicrelay/contracts/audits.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { adminCaller } from '../../platform/auth/guard.ts';
+import { sendCsv } from '../../platform/csv.ts';
 import type { App } from '../../platform/http.ts';
 import * as service from './service.ts';
 
@@ -15,14 +16,7 @@ export function auditsRoutes(app: App, deps: service.AuditsDeps) {
     // 200 is the page as JSON, or with Accept: text/csv the whole search as a CSV file.
     schema: { tags: ['audits'], body: adminAuditsSearch },
     handler: async (request, reply) => {
-      if ((request.headers.accept ?? '').includes('text/csv')) {
-        const file = await service.exportCsv(deps, adminCaller(request), request.body);
-        return reply
-          .header('cache-control', 'no-store')
-          .header('content-disposition', `attachment; filename="${file.fileName}"`)
-          .type('text/csv; charset=utf-8')
-          .send(file.body);
-      }
+      if ((request.headers.accept ?? '').includes('text/csv')) return sendCsv(reply, await service.exportCsv(deps, adminCaller(request), request.body));
       return adminAuditList.parse(await service.search(deps, request.body));
     },
   });

@@ -1,15 +1,17 @@
 import type { z } from 'zod';
-import { AUDITS_CSV_MAX_ROWS, type AdminAuditEntry, type AdminAuditsSearch, type adminAuditList } from '@clinicrelay/contracts/audits.ts';
+import { type AdminAuditEntry, type AdminAuditsSearch, type adminAuditList } from '@clinicrelay/contracts/audits.ts';
 import type { Database } from '../../db/client.ts';
 import type { AdminCaller } from '../../platform/auth/guard.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import { brandNameOf } from '../../platform/brand.ts';
-import { csvFile, exportFileName } from '../../platform/csv.ts';
+import { csvChunks, exportFileName, keysetBatches, type CsvReport } from '../../platform/csv.ts';
 import * as q from './queries.ts';
 
 export interface AuditsDeps {
   db: Database;
   now: () => Date;
+  // Rows per page of the CSV export; tests make it small to cross pages.
+  batchSize?: number;
 }
 
 const DAY = 86_400_000;
@@ -19,7 +21,7 @@ const filterOf = (search: AdminAuditsSearch): q.AuditSearch => ({
   username: search.username || undefined,
 });
 
-const entryOf = (r: Awaited<ReturnType<typeof q.findAll>>[number]): AdminAuditEntry => ({
+const entryOf = (r: Omit<Awaited<ReturnType<typeof q.findBatch>>[number], 'createdAtKey'>): AdminAuditEntry => ({
   id: r.id,
   eventType: r.eventType,
   eventData: r.details && Object.keys(r.details).length > 0 ? JSON.stringify(r.details) : null,
@@ -36,16 +38,23 @@ export async function search(deps: AuditsDeps, search: AdminAuditsSearch): Promi
   return { totalCount: page.totalCount, items: page.items.map(entryOf) };
 }
 
-// The same search as a CSV file named by its start and end dates: `<brand>_Audits_<start>_<end>_<timestamp>.csv`.
-export async function exportCsv(deps: AuditsDeps, caller: AdminCaller, search: AdminAuditsSearch) {
-  const rows = await q.findAll(deps.db, filterOf(search), AUDITS_CSV_MAX_ROWS);
-  const body = csvFile(
-    ['Timestamp', 'Event Type', 'Created By', 'Organization Id', 'IP Address', 'Event Data'],
-    rows.map(entryOf).map((e) => [e.timestamp, e.eventType, e.createdBy, e.organizationId, e.ip, e.eventData]),
-  );
+// The same search as a CSV file named by its start and end dates: `<brand>_Audits_<start>_<end>_<timestamp>.csv`,
+// streamed page by page like the reports, so a year of audit rows holds one page in memory.
+export async function exportCsv(deps: AuditsDeps, caller: AdminCaller, search: AdminAuditsSearch): Promise<CsvReport> {
+  const filter = filterOf(search);
   const range = `Audits_${search.startDate ?? 'start'}_${search.endDate ?? 'end'}`;
   const brand = await brandNameOf(deps.db, null);
   // Reading the audit trail is itself audited (the platform's chain).
-  await writeAudit(deps.db, { eventType: 'AuditsExported', ...auditedByAdmin(caller), details: { startDate: search.startDate ?? null, endDate: search.endDate ?? null, rows: rows.length } });
-  return { fileName: exportFileName(brand, deps.now(), range), body };
+  await writeAudit(deps.db, { eventType: 'AuditsExported', ...auditedByAdmin(caller), details: { startDate: search.startDate ?? null, endDate: search.endDate ?? null, username: search.username ?? null } });
+  return {
+    fileName: exportFileName(brand, deps.now(), range),
+    chunks: csvChunks(
+      ['Timestamp', 'Event Type', 'Created By', 'Organization Id', 'IP Address', 'Event Data'],
+      keysetBatches((after: q.AuditKey | null, limit) => q.findBatch(deps.db, filter, after, limit), (r) => ({ createdAtKey: r.createdAtKey, id: r.id }), deps.batchSize),
+      (r) => {
+        const e = entryOf(r);
+        return [e.timestamp, e.eventType, e.createdBy, e.organizationId, e.ip, e.eventData];
+      },
+    ),
+  };
 }

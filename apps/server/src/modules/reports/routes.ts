@@ -1,42 +1,14 @@
-import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { devicesReportQuery, eventsReportQuery, organizationIdsBody, reportOrganizationOption } from '@clinicrelay/contracts/reports.ts';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { adminCaller } from '../../platform/auth/guard.ts';
+import { sendCsv } from '../../platform/csv.ts';
 import type { App } from '../../platform/http.ts';
 import { organizationOptions } from './queries.ts';
 import * as service from './service.ts';
 
 // back-office-a §6: reports are for SysAdmin and SysAdminReporting (the catalog's sysadmin+reporting).
 export const REPORT_ROLES: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
-
-/**
- * Sends a report as it is read. The header and the first batch are read before the answer starts, so a report that
- * cannot be made fails with an error status rather than a cut file; the rest streams with back-pressure: a page is
- * read only when the client has taken the one before.
- */
-export async function sendCsv(reply: FastifyReply, report: service.CsvReport) {
-  const iterator = report.chunks[Symbol.asyncIterator]();
-  const head: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const next = await iterator.next();
-    if (next.done) break;
-    head.push(next.value);
-  }
-  async function* body() {
-    yield head.join('');
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  const stream = Readable.from(body(), { objectMode: false });
-  // A client that goes away stops the reading at the next page.
-  stream.on('close', () => void iterator.return?.(undefined));
-  return reply
-    .header('cache-control', 'no-store')
-    .header('content-disposition', `attachment; filename="${report.fileName}"`)
-    .type('text/csv; charset=utf-8')
-    .send(stream);
-}
 
 // back-office-a §7 "Reports (CSV)". No response schema: 200 is the CSV file.
 export function reportsRoutes(app: App, deps: service.ReportsDeps) {

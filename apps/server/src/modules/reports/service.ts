@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { auditedByAdmin, writeAudit } from '../../platform/audit.ts';
 import type { AdminCaller } from '../../platform/auth/guard.ts';
 import { brandNameOf } from '../../platform/brand.ts';
-import { csvChunks, exportFileName, keysetBatches } from '../../platform/csv.ts';
+import { csvChunks, exportFileName, keysetBatches, type CsvReport } from '../../platform/csv.ts';
 import * as q from './queries.ts';
 
 export interface ReportsDeps {
@@ -13,11 +13,6 @@ export interface ReportsDeps {
   now: () => Date;
   // Rows per keyset page; tests make it small to cross many pages.
   batchSize?: number;
-}
-
-export interface CsvReport {
-  fileName: string;
-  chunks: AsyncIterable<string>;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
