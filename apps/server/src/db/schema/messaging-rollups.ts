@@ -24,3 +24,11 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
   startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+// Each system alert's status and since when it has had it: the "since when" of alerts whose condition has no date of
+// its own (the disk, the virus scanner), kept across processes and restarts.
+export const systemAlertStates = pgTable('system_alert_states', {
+  alertType: text().primaryKey(),
+  status: text({ enum: ['Triggered', 'Warn', 'OK'] }).notNull(),
+  since: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -191,9 +191,16 @@ describe('Messaging health dashboard', () => {
   it('reads the data folder’s disk: warning from 85 %, triggered from 95 %', async () => {
     const deps = { db: db(), scanner: noScanner, dataDir: t.config.dataDir };
     const disk = async (use: number) => (await service.systemAlerts({ ...deps, diskUse: async () => use })).items.find((a) => a.alertType === 'DiskSpace')!;
-    expect(await disk(0.5)).toMatchObject({ status: 'OK', detail: '50 % of the data folder’s disk is used.' });
-    expect((await disk(0.9)).status).toBe('Warn');
-    expect((await disk(0.97)).status).toBe('Triggered');
+    expect(await disk(0.5)).toMatchObject({ status: 'OK', createdAt: null, detail: '50 % of the data folder’s disk is used.' });
+    // Since when: the first look that saw the status, kept while it lasts.
+    const warned = await disk(0.9);
+    expect(warned.status).toBe('Warn');
+    expect(Math.abs(Date.parse(warned.createdAt!) - Date.now())).toBeLessThan(5000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await disk(0.88)).createdAt).toBe(warned.createdAt);
+    const triggered = await disk(0.97);
+    expect(triggered.status).toBe('Triggered');
+    expect(Date.parse(triggered.createdAt!)).toBeGreaterThan(Date.parse(warned.createdAt!));
     // The real disk of the test's data folder is read without error.
     expect((await service.systemAlerts(deps)).items.find((a) => a.alertType === 'DiskSpace')!.detail).toMatch(/% of the data folder’s disk is used/);
   });

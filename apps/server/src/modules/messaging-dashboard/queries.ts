@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { deliveryReasons } from '@clinicrelay/contracts/delivery.ts';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
+import { systemAlertStates } from '../../db/schema/messaging-rollups.ts';
 
 // Data access of the messaging dashboard. Every query reads an index range (the rollups' minute key, the workflows'
 // (status, run_after), deliveries' notification index) so the dashboard stays fast however many steps there are.
@@ -135,3 +136,14 @@ export const queues = (db: DbOrTx) =>
       min(run_after) filter (where status = 'Pending') as "oldestDueAt"
       from workflows where status in ('Pending', 'Running') group by type order by type`,
   );
+
+export const alertStates = (db: DbOrTx) => db.select().from(systemAlertStates);
+
+// Records the alerts whose status changed since the last look (one statement; usually none).
+export async function recordAlertChanges(db: DbOrTx, changed: readonly { alertType: string; status: 'Triggered' | 'Warn' | 'OK' }[], since: Date): Promise<void> {
+  if (changed.length === 0) return;
+  await db
+    .insert(systemAlertStates)
+    .values(changed.map((c) => ({ alertType: c.alertType, status: c.status, since })))
+    .onConflictDoUpdate({ target: systemAlertStates.alertType, set: { status: sql`excluded.status`, since: sql`excluded.since` }, where: sql`${systemAlertStates.status} <> excluded.status` });
+}

@@ -110,7 +110,8 @@ export async function systemAlerts(deps: MessagingDashboardDeps): Promise<System
     const { since, ...rest } = a;
     return { ...rest, date, createdAt: rest.status === 'OK' ? null : isoOrNull(since ?? null) };
   };
-  const [failed, waitingWarn, waitingTriggered, mdn, certificates, anchors, bundles, crls, outbox, workers, antivirus, disk] = await Promise.all([
+  const [states, failed, waitingWarn, waitingTriggered, mdn, certificates, anchors, bundles, crls, outbox, workers, antivirus, disk] = await Promise.all([
+    q.alertStates(deps.db),
     q.failedWorkflowsLastHour(deps.db),
     q.waitingLongerThan(deps.db, t.waitingWarnMinutes),
     q.waitingLongerThan(deps.db, t.waitingTriggeredMinutes),
@@ -222,7 +223,13 @@ export async function systemAlerts(deps: MessagingDashboardDeps): Promise<System
       link: null,
     }),
   ];
-  return { items };
+  // An alert whose condition has no date of its own is dated by when it took its status, as last recorded.
+  const known = new Map(states.map((s) => [s.alertType, s]));
+  const changed = items.filter((a) => known.get(a.alertType)?.status !== a.status);
+  await q.recordAlertChanges(deps.db, changed, new Date(date));
+  return {
+    items: items.map((a) => (a.status === 'OK' || a.createdAt !== null ? a : { ...a, createdAt: changed.includes(a) ? date : iso(known.get(a.alertType)!.since) })),
+  };
 }
 
 export async function workerDiagnostics(deps: MessagingDashboardDeps): Promise<WorkerDiagnostics> {

@@ -6,3 +6,10 @@ CREATE TABLE "revocation_lists" (
 	"last_error_at" timestamp with time zone,
 	"failing_since" timestamp with time zone
 );
+--> statement-breakpoint
+-- Each system alert's status and since when (the alerts whose condition has no date of its own).
+CREATE TABLE "system_alert_states" (
+	"alert_type" text PRIMARY KEY NOT NULL,
+	"status" text NOT NULL,
+	"since" timestamp with time zone DEFAULT now() NOT NULL
+);
