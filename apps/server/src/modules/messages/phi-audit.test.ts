@@ -13,7 +13,8 @@ describe('audit of PHI in lists and patient changes', () => {
   const t = useTestApp();
   const db = () => t.handle.db;
   const rowsOf = async (eventType: string, userId: string) =>
-    db().select().from(auditEvents).where(and(eq(auditEvents.eventType, eventType), eq(auditEvents.userId, userId)));
+    // In the order written: the organization's audit chain (created_at may come from the test's clock).
+    db().select().from(auditEvents).where(and(eq(auditEvents.eventType, eventType), eq(auditEvents.userId, userId))).orderBy(auditEvents.chainSeq);
   const userIdOf = async (userName: string) => (await db().select({ id: users.id }).from(users).where(eq(users.userName, userName)))[0]!.id;
 
   it('writes one MessageListViewed row per Release list, Intake list and notifications call, without the search text', async () => {
