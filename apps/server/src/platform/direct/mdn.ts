@@ -220,7 +220,7 @@ export function parseDsn(entity: Uint8Array): DeliveryStatus | null {
   if (!statusPart) return null;
   const [perMessage, ...perRecipient] = fieldGroups(decodedBody(statusPart));
   const returned = parts.find((part) => RETURNED_HEADERS.has(contentTypeOf(part).mediaType));
-  let returnedId: string | null = null;
+  let returnedId: string | null;
   try {
     returnedId = returned ? headerValue(readEntity(decodedBody(returned)), 'message-id') : null;
   } catch {
