@@ -7,6 +7,7 @@ import { documentSources } from '../../db/schema/document-sources.ts';
 import { deliveries } from '../../db/schema/messages.ts';
 import { webhooks } from '../../db/schema/webhooks.ts';
 import { createBlobStore, type BlobStore } from '../../platform/blobs/blob-store.ts';
+import { createCertificateAuthority, issueDirectCertificate } from '../../platform/direct/certificate-authority.ts';
 import type { WorkflowLogger } from '../../platform/workflows/context.ts';
 import { workflowHandlers } from '../../platform/workflows/registry.ts';
 import { runOnce } from '../../platform/workflows/runner.ts';
@@ -132,10 +133,13 @@ describeWithFixtures('webhook events of sent and processed messages (issue 13 §
     await runWorkers();
     expect(events().map((e) => [e.type, e.data])).toEqual([['message.deliveryFailed', { messageId: id, deliveryId: row!.id }]]);
 
-    const mdn = { originalMessageId: '<late@test>', disposition: 'dispatched' as const, failure: null, from: OTHER_DIRECT };
-    expect(await applyNotification(db(), mdn, t.clock.now)).toBe(true);
-    expect(await applyNotification(db(), mdn, t.clock.now)).toBe(true);
-    await applyNotification(db(), { ...mdn, disposition: 'failed', failure: 'too late' }, t.clock.now);
+    const mdn = { originalMessageId: '<late@test>', disposition: 'dispatched' as const, failure: null, finalRecipient: OTHER_DIRECT, originalRecipient: null };
+    // Signed by the recipient's HISP, with a certificate of its domain.
+    const ca = await createCertificateAuthority({ commonName: 'Other HISP CA', organization: 'Other HISP', validDays: 30 });
+    const origin = { from: OTHER_DIRECT, signer: (await issueDirectCertificate(ca, { address: OTHER_DIRECT, usage: 'both', validDays: 30 })).certificateDer };
+    expect(await applyNotification(db(), mdn, origin, t.clock.now)).toBe(true);
+    expect(await applyNotification(db(), mdn, origin, t.clock.now)).toBe(true);
+    await applyNotification(db(), { ...mdn, disposition: 'failed', failure: 'too late' }, origin, t.clock.now);
     await runWorkers();
     expect(events().map((e) => [e.type, e.data.deliveryId])).toEqual([
       ['message.deliveryFailed', row!.id],

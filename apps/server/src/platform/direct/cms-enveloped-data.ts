@@ -1,11 +1,12 @@
 import * as asn1js from 'asn1js';
-import { constants, createCipheriv, createDecipheriv, privateDecrypt, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { constants, createCipheriv, createDecipheriv, privateDecrypt, publicEncrypt, randomBytes, type CipherGCMTypes, type KeyObject } from 'node:crypto';
 import {
   OID,
   algorithm,
   certificateIdentity,
   contentInfo,
   elements,
+  encodingOf,
   identifies,
   isContext,
   isSequence,
@@ -21,8 +22,8 @@ import {
 import { SmimeError } from './smime-error.ts';
 
 // CMS EnvelopedData (RFC 5652 §6) with key transport recipients: built with RSAES-OAEP and AES-CBC, opened
-// with RSAES-OAEP or RSAES-PKCS1-v1_5 and AES-CBC (3DES when allowed). RSA and the ciphers run in Node's
-// native crypto (OpenSSL).
+// with RSAES-OAEP or RSAES-PKCS1-v1_5 and AES-CBC (3DES when allowed); AuthEnvelopedData (RFC 5083) with AES-GCM
+// (RFC 5084) is opened too. RSA and the ciphers run in Node's native crypto (OpenSSL).
 
 export type ContentCipher = 'aes-128-cbc' | 'aes-256-cbc';
 export type KeyTransport = 'RSAES-OAEP' | 'RSAES-PKCS1-v1_5';
@@ -43,7 +44,17 @@ interface CipherSpec {
   name: string; // Node's (OpenSSL's) name
   keyLength: number;
   blockLength: number; // also the IV length in CBC mode
+  gcm?: true; // authenticated (AuthEnvelopedData): the IV is GCMParameters' nonce, the tag is the MAC
 }
+
+const AUTH_ENVELOPED_DATA = '1.2.840.113549.1.9.16.1.23';
+// RFC 5084 §3.2: a nonce of 12 octets is recommended; tags of 12 to 16 octets are allowed.
+const GCM_TAG_LENGTHS = new Set([12, 13, 14, 15, 16]);
+const GCM_CIPHERS: Record<string, CipherSpec> = {
+  '2.16.840.1.101.3.4.1.6': { name: 'aes-128-gcm', keyLength: 16, blockLength: 16, gcm: true },
+  '2.16.840.1.101.3.4.1.26': { name: 'aes-192-gcm', keyLength: 24, blockLength: 16, gcm: true },
+  '2.16.840.1.101.3.4.1.46': { name: 'aes-256-gcm', keyLength: 32, blockLength: 16, gcm: true },
+};
 
 const AES_128_CBC = '2.16.840.1.101.3.4.1.2';
 const AES_256_CBC = '2.16.840.1.101.3.4.1.42';
@@ -131,13 +142,21 @@ function readRecipient(node: Asn1): Recipient {
 
 function readEnvelopedData(der: Uint8Array) {
   const { type, content } = readContentInfo(der, 'the encrypted message');
-  if (type !== OID.envelopedData) throw new SmimeError('NotEncrypted', 'The message is not encrypted: it holds no CMS EnvelopedData.');
-  const fields = elements(content, 'the EnvelopedData');
+  const authenticated = type === AUTH_ENVELOPED_DATA;
+  if (type !== OID.envelopedData && !authenticated) throw new SmimeError('NotEncrypted', 'The message is not encrypted: it holds no CMS EnvelopedData.');
+  const fields = elements(content, authenticated ? 'the AuthEnvelopedData' : 'the EnvelopedData');
   // version, then an optional [0] originatorInfo
-  const [recipientInfos, encryptedContentInfo] = fields.slice(isContext(fields[1], 0) ? 2 : 1);
+  const [recipientInfos, encryptedContentInfo, ...rest] = fields.slice(isContext(fields[1], 0) ? 2 : 1);
   const [, contentAlgorithm, encryptedContent] = elements(encryptedContentInfo, 'the encrypted content information');
   const [cipherId, iv] = elements(contentAlgorithm, 'the content encryption algorithm');
+  // AuthEnvelopedData goes on with an optional [1] authAttrs, then the MAC (RFC 5083 §2.1).
+  const authAttrs = rest[0] && isContext(rest[0], 1) ? rest[0] : undefined;
+  const mac = authenticated ? octets(rest[authAttrs ? 1 : 0], 'the message authentication code') : null;
   return {
+    authenticated,
+    // RFC 5083 §2.2: the authenticated attributes enter GCM as additional data, DER-encoded with the SET OF tag.
+    additionalData: authAttrs ? Buffer.concat([Buffer.from([0x31]), encodingOf(authAttrs).subarray(1)]) : null,
+    mac,
     // Key transport recipients are the untagged choice; key agreement, KEK and password recipients ([1] to [4]) are not ours.
     recipients: elements(recipientInfos, 'the recipient information').filter(isSequence).map(readRecipient),
     cipherId: oid(cipherId, 'the content encryption algorithm'),
@@ -146,7 +165,12 @@ function readEnvelopedData(der: Uint8Array) {
   };
 }
 
-function contentCipher(id: string, allowTripleDes: boolean): CipherSpec {
+function contentCipher(id: string, allowTripleDes: boolean, authenticated: boolean): CipherSpec {
+  if (authenticated) {
+    const spec = GCM_CIPHERS[id];
+    if (!spec) throw new SmimeError('DecryptFailed', `The message is encrypted (authenticated) with a cipher that is not supported (${id}).`);
+    return spec;
+  }
   const refused = id === TRIPLE_DES_CBC && !allowTripleDes ? 'Triple DES' : WEAK_CIPHERS[id];
   if (refused) throw new SmimeError('WeakCipher', `The message is encrypted with ${refused}, which is not accepted. AES-128 or AES-256 is required.`);
   const spec = CONTENT_CIPHERS[id];
@@ -234,10 +258,17 @@ function unwrapContentKey(recipient: Recipient, privateKey: KeyObject, keyLength
   return { contentKey, keyTransport: 'RSAES-OAEP' };
 }
 
-function decryptContent(spec: CipherSpec, contentKey: Buffer, iv: Buffer, encryptedContent: Buffer): Buffer {
+function decryptContent(spec: CipherSpec, contentKey: Buffer, iv: Buffer, encryptedContent: Buffer, gcm?: { tag: Buffer; additionalData: Buffer | null }): Buffer {
   let content: Buffer;
   try {
-    const decipher = createDecipheriv(spec.name, contentKey, iv);
+    let decipher;
+    if (gcm) {
+      const gcmDecipher = createDecipheriv(spec.name as CipherGCMTypes, contentKey, iv, { authTagLength: gcm.tag.length });
+      gcmDecipher.setAuthTag(gcm.tag);
+      if (gcm.additionalData) gcmDecipher.setAAD(gcm.additionalData);
+      decipher = gcmDecipher;
+    } else decipher = createDecipheriv(spec.name, contentKey, iv);
+    // GCM's final() throws unless the tag matches: content altered or under another key is never handed on.
     content = Buffer.concat([decipher.update(encryptedContent), decipher.final()]);
   } catch {
     throw decryptFailed();
@@ -260,18 +291,31 @@ export function openEnvelopedData(der: Uint8Array, keys: RecipientKeyPair[], all
   if (candidates.length === 0) {
     throw new SmimeError('NoMatchingKey', 'The message is not encrypted for any of our certificates, so it cannot be decrypted here.');
   }
-  const spec = contentCipher(envelope.cipherId, allowTripleDes);
-  const iv = octets(envelope.iv, 'the content encryption parameters');
-  if (iv.length !== spec.blockLength) throw malformed('the content encryption parameters are invalid');
+  const spec = contentCipher(envelope.cipherId, allowTripleDes, envelope.authenticated);
   const { encryptedContent } = envelope;
-  if (!encryptedContent || encryptedContent.length === 0 || encryptedContent.length % spec.blockLength !== 0) {
-    throw malformed('the encrypted content is missing or truncated');
+  let iv: Buffer;
+  let gcm: { tag: Buffer; additionalData: Buffer | null } | undefined;
+  if (spec.gcm) {
+    // GCMParameters ::= SEQUENCE { aes-nonce OCTET STRING, aes-ICVlen INTEGER DEFAULT 12 }
+    const [nonce, icvLength] = elements(envelope.iv, 'the GCM parameters');
+    iv = octets(nonce, 'the GCM nonce');
+    const tagLength = icvLength instanceof asn1js.Integer ? icvLength.valueBlock.valueDec : 12;
+    const tag = envelope.mac!;
+    if (iv.length === 0 || tag.length !== tagLength || !GCM_TAG_LENGTHS.has(tag.length)) throw malformed('the GCM parameters are invalid');
+    if (!encryptedContent || encryptedContent.length === 0) throw malformed('the encrypted content is missing');
+    gcm = { tag, additionalData: envelope.additionalData };
+  } else {
+    iv = octets(envelope.iv, 'the content encryption parameters');
+    if (iv.length !== spec.blockLength) throw malformed('the content encryption parameters are invalid');
+    if (!encryptedContent || encryptedContent.length === 0 || encryptedContent.length % spec.blockLength !== 0) {
+      throw malformed('the encrypted content is missing or truncated');
+    }
   }
   let failure: SmimeError | undefined;
   for (const { recipient, key } of candidates) {
     try {
       const { contentKey, keyTransport } = unwrapContentKey(recipient, key.privateKey, spec.keyLength);
-      return { content: decryptContent(spec, contentKey, iv, encryptedContent), cipher: spec.name, keyTransport, recipientCertificate: key.certificate };
+      return { content: decryptContent(spec, contentKey, iv, encryptedContent, gcm), cipher: spec.name, keyTransport, recipientCertificate: key.certificate };
     } catch (error) {
       if (!(error instanceof SmimeError) || error.code !== 'DecryptFailed') throw error;
       failure ??= error;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { fixture, itWithFixtures } from '../../test/shared-fixtures.ts';
-import { buildMdn, isMdn, parseMdn, type Disposition } from './mdn.ts';
+import { buildMdn, isDsn, isMdn, isReport, parseDsn, parseMdn, type Disposition } from './mdn.ts';
 
 // Lakeside's HISP tells Riverview what became of its referral: processed, then dispatched into Intake,
 // or failed with the reason. Riverview reads those notices back, and the Direct Project's sample MDN too.
@@ -59,7 +59,7 @@ describe('an MDN built here', () => {
   ] as const)('round-trips %s', (disposition, failureText, isFinalDestination) => {
     const mdn = notify(disposition, failureText ? { failureText } : {});
     expect(isMdn(mdn)).toBe(true);
-    expect(parseMdn(mdn)).toEqual({ originalMessageId: original.messageId, disposition, finalRecipient: lakeside, failure: failureText, isFinalDestination });
+    expect(parseMdn(mdn)).toEqual({ originalMessageId: original.messageId, disposition, finalRecipient: lakeside, originalRecipient: lakeside, failure: failureText, isFinalDestination });
   });
 
   it('marks dispatched with the X-DIRECT-FINAL-DESTINATION-DELIVERY field, and failed with a Failure field', () => {
@@ -98,6 +98,7 @@ describe('reading MDNs from other systems', () => {
       originalMessageId: '<9501051053.aa04167@IETF.CNR I.Reston.VA.US>',
       disposition: 'processed',
       finalRecipient: 'externUser1@starugh-stateline.com',
+      originalRecipient: null,
       failure: null,
       isFinalDestination: false,
     });
@@ -129,7 +130,7 @@ describe('reading MDNs from other systems', () => {
 
   it('treats the RFC 3798 "error" modifier as failed and reads its Error field', () => {
     const mdn = report('Original-Message-ID: x@y\nDisposition: automatic-action/MDN-sent-automatically; processed/error\nError: Could not decrypt');
-    expect(parseMdn(mdn)).toEqual({ originalMessageId: '<x@y>', disposition: 'failed', finalRecipient: null, failure: 'Could not decrypt', isFinalDestination: false });
+    expect(parseMdn(mdn)).toEqual({ originalMessageId: '<x@y>', disposition: 'failed', finalRecipient: null, originalRecipient: null, failure: 'Could not decrypt', isFinalDestination: false });
   });
 
   it('gives null for a report that names no original message or no known disposition', () => {
@@ -137,6 +138,87 @@ describe('reading MDNs from other systems', () => {
     expect(parseMdn(report('Original-Message-ID: <x@y>\nDisposition: manual-action/MDN-sent-manually;denied'))).toBeNull();
     expect(isMdn(Buffer.from('\u0000\u0001 not mail'))).toBe(false);
     expect(parseMdn(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+// RFC 3464 DSNs in the two forms a Direct sender meets: the Direct Project security agent's (X-Original-Message-ID in
+// the per-message fields, the original's headers as text/rfc822-headers) and a plain MTA bounce (Postfix's layout: the
+// original returned as message/rfc822, no X-Original-Message-ID).
+describe('reading DSNs', () => {
+  const dsn = (statusFields: string, returned: string) =>
+    Buffer.from(
+      [
+        'From: postmaster@direct.lakeside.example.org',
+        'To: ann.carter@direct.riverview.example.org',
+        'Subject: Delivery Status Notification (Failure)',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status;',
+        '\tboundary="dsn-boundary"',
+        '',
+        '--dsn-boundary',
+        'Content-Type: text/plain',
+        '',
+        'Your message could not be delivered.',
+        '--dsn-boundary',
+        'Content-Type: message/delivery-status',
+        '',
+        statusFields,
+        '--dsn-boundary',
+        returned,
+        '--dsn-boundary--',
+        '',
+      ].join('\r\n'),
+    );
+
+  it('reads the Direct security agent form: X-Original-Message-ID, and per recipient the action, status and diagnostic', () => {
+    const report = dsn(
+      [
+        'Reporting-MTA: dns;direct.lakeside.example.org',
+        'X-Original-Message-ID: <referral-1@direct.riverview.example.org>',
+        '',
+        'Final-Recipient: rfc822;intake@direct.lakeside.example.org',
+        'Action: failed',
+        'Status: 5.0.0',
+        'Diagnostic-Code: smtp; 550 5.1.1 The recipient address is no longer in service',
+        '',
+        'Final-Recipient: rfc822; records@direct.lakeside.example.org',
+        'Action: delayed',
+        'Status: 4.4.1',
+      ].join('\r\n'),
+      'Content-Type: text/rfc822-headers\r\n\r\nMessage-ID: <something-else@example.org>\r\nSubject: Referral\r\n',
+    );
+    expect([isDsn(report), isMdn(report), isReport(report)]).toEqual([true, false, true]);
+    expect(parseMdn(report)).toBeNull();
+    expect(parseDsn(report)).toEqual({
+      originalMessageId: original.messageId,
+      recipients: [
+        { finalRecipient: lakeside, originalRecipient: null, action: 'failed', status: '5.0.0', diagnostic: '550 5.1.1 The recipient address is no longer in service' },
+        { finalRecipient: 'records@direct.lakeside.example.org', originalRecipient: null, action: 'delayed', status: '4.4.1', diagnostic: null },
+      ],
+    });
+  });
+
+  it('takes the Message-ID of the returned message when an MTA bounce has no X-Original-Message-ID', () => {
+    const report = dsn(
+      'Reporting-MTA: dns; mx.lakeside.example.org\r\nArrival-Date: Mon, 6 May 2024 07:08:09 +0000\r\n\r\nFinal-Recipient: rfc822; intake@direct.lakeside.example.org\r\nOriginal-Recipient: rfc822;intake@direct.lakeside.example.org\r\nAction: failed\r\nStatus: 5.1.1',
+      `Content-Type: message/rfc822\r\n\r\nFrom: ${riverview}\r\nMessage-ID: ${original.messageId}\r\nSubject: Referral\r\n\r\nbody\r\n`,
+    );
+    expect(parseDsn(report)).toEqual({
+      originalMessageId: original.messageId,
+      recipients: [{ finalRecipient: lakeside, originalRecipient: lakeside, action: 'failed', status: '5.1.1', diagnostic: null }],
+    });
+  });
+
+  it('gives null for a DSN that names no message, and never throws on noise', () => {
+    expect(parseDsn(dsn('Reporting-MTA: dns;x\r\n\r\nFinal-Recipient: rfc822;a@b\r\nAction: failed\r\nStatus: 5.0.0', 'Content-Type: text/plain\r\n\r\nx'))).toBeNull();
+    expect(parseDsn(notify('failed'))).toBeNull();
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (noise) => {
+        expect(isDsn(noise)).toBe(false);
+        expect(parseDsn(noise)).toBeNull();
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -97,18 +97,29 @@ export function buildMdn(input: {
   return Buffer.from(lines.join('\r\n'), 'utf8');
 }
 
-const isReport = (entity: MimeEntity) => {
-  const { mediaType, params } = contentTypeOf(entity);
-  return mediaType === 'multipart/report' && (params['report-type'] ?? '').trim().toLowerCase() === 'disposition-notification';
-};
+// The report-type of a multipart/report entity (lower case), or null for any other entity. Never throws.
+function reportTypeOf(entity: Uint8Array): string | null {
+  try {
+    const { mediaType, params } = contentTypeOf(readEntity(unwrapMessage(entity)));
+    return mediaType === 'multipart/report' ? (params['report-type'] ?? '').trim().toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Whether the (verified, inner) entity is an MDN: multipart/report; report-type=disposition-notification. Never throws. */
 export function isMdn(entity: Uint8Array): boolean {
-  try {
-    return isReport(readEntity(unwrapMessage(entity)));
-  } catch {
-    return false;
-  }
+  return reportTypeOf(entity) === 'disposition-notification';
+}
+
+/** Whether the entity is a DSN (RFC 3464): multipart/report; report-type=delivery-status. Never throws. */
+export function isDsn(entity: Uint8Array): boolean {
+  return reportTypeOf(entity) === 'delivery-status';
+}
+
+/** Whether the entity is a report of any kind (multipart/report): a notice about a message, never a message to file. */
+export function isReport(entity: Uint8Array): boolean {
+  return reportTypeOf(entity) !== null;
 }
 
 // "rfc822;user@example.org" → "user@example.org"; a value without an address type is taken as it is.
@@ -125,7 +136,14 @@ const addressOf = (field: string | null) => {
  */
 export function parseMdn(
   entity: Uint8Array,
-): { originalMessageId: string; disposition: Disposition; finalRecipient: string | null; failure: string | null; isFinalDestination: boolean } | null {
+): {
+  originalMessageId: string;
+  disposition: Disposition;
+  finalRecipient: string | null;
+  originalRecipient: string | null;
+  failure: string | null;
+  isFinalDestination: boolean;
+} | null {
   if (!isMdn(entity)) return null;
   if (entity.length > MAX_MDN_BYTES) throw new Error(`The delivery notification is larger than ${MAX_MDN_BYTES / 1024 / 1024} MB.`);
   let reportPart: MimeEntity | undefined;
@@ -151,7 +169,78 @@ export function parseMdn(
     originalMessageId,
     disposition,
     finalRecipient: addressOf(headerValue(fields, 'final-recipient')),
+    originalRecipient: addressOf(headerValue(fields, 'original-recipient')),
     failure: failure ? failure.slice(0, MAX_FIELD_CHARS) : null,
     isFinalDestination: fields.headers.has(FINAL_DESTINATION_FIELD.toLowerCase()),
   };
+}
+
+export type DeliveryAction = 'failed' | 'delayed' | 'delivered' | 'relayed' | 'expanded';
+
+const ACTIONS: readonly DeliveryAction[] = ['failed', 'delayed', 'delivered', 'relayed', 'expanded'];
+const RETURNED_HEADERS = new Set(['text/rfc822-headers', 'message/rfc822', 'message/rfc822-headers', 'message/global', 'message/global-headers']);
+const MAX_DSN_RECIPIENTS = 100;
+
+export interface DeliveryStatus {
+  /** The message reported on, in <id> form: X-Original-Message-ID (Direct), else the returned headers' Message-ID. */
+  originalMessageId: string;
+  recipients: { finalRecipient: string | null; originalRecipient: string | null; action: DeliveryAction; status: string | null; diagnostic: string | null }[];
+}
+
+// The field groups of a message/delivery-status body (RFC 3464 §2.1): the per-message group, then one per recipient.
+const fieldGroups = (body: Buffer) =>
+  body
+    .toString('latin1')
+    .replace(/^(\r?\n)+/, '')
+    .split(/\r?\n[ \t]*\r?\n/)
+    .filter((group) => group.trim() !== '')
+    .map((group) => readEntity(Buffer.from(`${group}\r\n\r\n`, 'latin1')));
+
+const diagnosticOf = (value: string | null) => {
+  // "smtp; 550 5.1.1 user unknown": the text after the diagnostic type.
+  if (!value) return null;
+  const text = (value.includes(';') ? value.slice(value.indexOf(';') + 1) : value).trim();
+  return text ? fieldValue(text) : null;
+};
+
+/**
+ * What a DSN (RFC 3464, as Direct HISPs and MTAs send them) reports: the message it is about and, per recipient,
+ * the action (failed, delayed, ...), status and diagnostic. Null when the entity is not a DSN or names no message.
+ */
+export function parseDsn(entity: Uint8Array): DeliveryStatus | null {
+  if (!isDsn(entity)) return null;
+  if (entity.length > MAX_MDN_BYTES) throw new Error(`The delivery notification is larger than ${MAX_MDN_BYTES / 1024 / 1024} MB.`);
+  let parts: MimeEntity[];
+  try {
+    parts = multipartParts(readEntity(unwrapMessage(entity)), MAX_REPORT_PARTS);
+  } catch {
+    return null;
+  }
+  const statusPart = parts.find((part) => ['message/delivery-status', 'message/global-delivery-status'].includes(contentTypeOf(part).mediaType));
+  if (!statusPart) return null;
+  const [perMessage, ...perRecipient] = fieldGroups(decodedBody(statusPart));
+  const returned = parts.find((part) => RETURNED_HEADERS.has(contentTypeOf(part).mediaType));
+  let returnedId: string | null;
+  try {
+    returnedId = returned ? headerValue(readEntity(decodedBody(returned)), 'message-id') : null;
+  } catch {
+    returnedId = null;
+  }
+  const originalMessageId = angleBracketed(fieldValue((perMessage && headerValue(perMessage, 'x-original-message-id')) ?? returnedId ?? ''));
+  if (!originalMessageId) return null;
+  const recipients = perRecipient.slice(0, MAX_DSN_RECIPIENTS).flatMap((fields) => {
+    const action = ACTIONS.find((known) => known === (headerValue(fields, 'action') ?? '').trim().toLowerCase());
+    if (!action) return [];
+    const status = (headerValue(fields, 'status') ?? '').trim();
+    return [
+      {
+        finalRecipient: addressOf(headerValue(fields, 'final-recipient')),
+        originalRecipient: addressOf(headerValue(fields, 'original-recipient')),
+        action,
+        status: /^[245]\.\d{1,3}\.\d{1,3}$/.test(status) ? status : null,
+        diagnostic: diagnosticOf(headerValue(fields, 'diagnostic-code')),
+      },
+    ];
+  });
+  return { originalMessageId, recipients };
 }

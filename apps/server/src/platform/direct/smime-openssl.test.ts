@@ -150,6 +150,38 @@ describe.skipIf(missing)(`S/MIME with OpenSSL${missing ? ` (skipped: ${missing})
     });
   });
 
+  // Issue 28: AuthEnvelopedData (RFC 5083) with AES-GCM (RFC 5084), as `openssl cms -encrypt -aes-256-gcm` writes it
+  // (smime-type=authEnveloped-data), was refused as "not encrypted".
+  describe('AES-GCM (AuthEnvelopedData)', () => {
+    it.each([
+      ['-aes-256-gcm', [], 'aes-256-gcm', 'RSAES-PKCS1-v1_5'],
+      ['-aes-128-gcm', ['-keyopt', 'rsa_padding_mode:oaep'], 'aes-128-gcm', 'RSAES-OAEP'],
+    ] as const)('opens `cms -encrypt %s` and verifies the signed content inside', async (option, keyopt, cipher, keyTransport) => {
+      const message = await encryptedByOpenssl(await signedByOpenssl('-md', 'sha256'), option, '-recip', 'riverview.pem', ...keyopt);
+      expect(message).toMatch(/smime-type=authEnveloped-data/);
+      expect(await run(['cms', '-cmsout', '-print', '-in', 'message.txt'], { 'message.txt': message })).toContain('id-smime-ct-authEnvelopedData');
+      const opened = await decryptEntity(Buffer.from(message), [keyOf(riverview)]);
+      expect([opened.cipher, opened.keyTransport]).toEqual([cipher, keyTransport]);
+      const verified = await verifySignedEntity(opened.entity);
+      expect(verified.content.equals(entity)).toBe(true);
+      expect(verified.signer.equals(lakeside.certificateDer)).toBe(true);
+    });
+
+    it('refuses a GCM message whose ciphertext or tag was altered as DecryptFailed, never handing on the content', async () => {
+      const message = Buffer.from(await encryptedByOpenssl(entity.toString('latin1'), '-aes-256-gcm', '-recip', 'riverview.pem'));
+      const { header, body } = splitEntity(message);
+      const der = Buffer.from(body.toString('latin1'), 'base64');
+      // The last bytes are the 16-byte MAC (the tag); a byte before it is ciphertext.
+      for (const at of [der.length - 1, der.length - 40]) {
+        const tampered = Buffer.from(der);
+        tampered[at] = tampered[at]! ^ 0x01;
+        const error = await refusal(decryptEntity(Buffer.from(`${header}\n\n${tampered.toString('base64')}\n`), [keyOf(riverview)]));
+        expect([error.code, error.message]).toEqual(['DecryptFailed', DECRYPT_FAILED]);
+      }
+      expect((await refusal(decryptEntity(message, [keyOf(stranger), keyOf(hillcrest)]))).code).toBe('NoMatchingKey');
+    });
+  });
+
   describe('refusals', () => {
     it('refuses Triple DES unless allowed', async () => {
       const message = Buffer.from(await encryptedByOpenssl(await signedByOpenssl('-md', 'sha256'), '-des3', '-recip', 'riverview.pem'));

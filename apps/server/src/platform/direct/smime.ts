@@ -25,7 +25,7 @@ export interface RecipientKey {
 
 export interface DecryptedEntity {
   entity: Buffer; // the decrypted MIME entity, bytes exactly as decrypted
-  cipher: string; // 'aes-128-cbc' | 'aes-192-cbc' | 'aes-256-cbc' | 'des-ede3-cbc'
+  cipher: string; // 'aes-128-cbc' | 'aes-192-cbc' | 'aes-256-cbc' | 'des-ede3-cbc' | 'aes-128-gcm' | 'aes-192-gcm' | 'aes-256-gcm'
   keyTransport: KeyTransport;
   recipientCertificate: Uint8Array; // the certificate of the key that opened it
 }
@@ -201,8 +201,9 @@ export async function encryptEntity(entity: Uint8Array, recipientCertificates: U
 }
 
 /**
- * Decrypts an application/pkcs7-mime (or x-pkcs7-mime) enveloped-data entity with whichever key it names.
- * RSAES-OAEP (SHA-1 to SHA-512) or RSAES-PKCS1-v1_5 key transport; AES-CBC content, 3DES only when allowed.
+ * Decrypts an application/pkcs7-mime (or x-pkcs7-mime) enveloped-data or authEnveloped-data entity with whichever
+ * key it names. RSAES-OAEP (SHA-1 to SHA-512) or RSAES-PKCS1-v1_5 key transport; AES-CBC content (3DES only when
+ * allowed), or AES-GCM in an AuthEnvelopedData (RFC 5083/5084).
  */
 export function decryptEntity(entity: Uint8Array, keys: RecipientKey[], opts: { allowTripleDes?: boolean } = {}): Promise<DecryptedEntity> {
   return onlySmimeErrors(async () => {
@@ -210,7 +211,8 @@ export function decryptEntity(entity: Uint8Array, keys: RecipientKey[], opts: { 
     const { type, parameters } = mediaTypeOf(header);
     if (!PKCS7_MIME.has(type)) throw new SmimeError('NotEncrypted', `The message is not encrypted (its content type is ${type}).`);
     const smimeType = parameters.get('smime-type')?.toLowerCase();
-    if (smimeType !== undefined && smimeType !== 'enveloped-data') {
+    // authEnveloped-data (RFC 8551 §3.2.2): AES-GCM in a CMS AuthEnvelopedData.
+    if (smimeType !== undefined && smimeType !== 'enveloped-data' && smimeType !== 'authenveloped-data') {
       throw new SmimeError('NotEncrypted', `The message is not encrypted (it is S/MIME ${smimeType}).`);
     }
     const opened = openEnvelopedData(transferDecoded(header, body, 'encrypted message'), keys, opts.allowTripleDes ?? false);
@@ -262,7 +264,7 @@ export function verifySignedEntity(entity: Uint8Array): Promise<VerifiedEntity> 
     if (type === 'multipart/signed') verified = await verifyMultipartSigned(body, parameters);
     else if (PKCS7_MIME.has(type)) {
       const smimeType = parameters.get('smime-type')?.toLowerCase();
-      if (smimeType === 'enveloped-data') throw new SmimeError('NotSigned', 'The message is encrypted: decrypt it before checking its signature.');
+      if (smimeType === 'enveloped-data' || smimeType === 'authenveloped-data') throw new SmimeError('NotSigned', 'The message is encrypted: decrypt it before checking its signature.');
       if (smimeType !== undefined && smimeType !== 'signed-data') throw new SmimeError('NotSigned', `The message is not signed (it is S/MIME ${smimeType}).`);
       verified = await verifySignedData(transferDecoded(header, body, 'signed message'), null);
     } else throw new SmimeError('NotSigned', `The message is not signed (its content type is ${type}).`);

@@ -22,9 +22,16 @@ const headerSafe = (value: string) => value.replace(/[\r\n]+/g, ' ');
 /**
  * A Direct message (Applicability Statement §4): the whole inner message wrapped as message/rfc822, signed
  * (multipart/signed, SHA-256), then encrypted for every recipient certificate; the outer headers repeat what
- * an MTA needs to route it and ask for the final-delivery notification.
+ * an MTA needs to route it and ask for the final-delivery notification (not on a notification itself).
  */
-export async function sealMessage(inner: Uint8Array, outer: OuterHeaders, signer: DirectCertificate, recipientCertificates: Uint8Array[], cipher: ContentCipher): Promise<Buffer> {
+export async function sealMessage(
+  inner: Uint8Array,
+  outer: OuterHeaders,
+  signer: DirectCertificate,
+  recipientCertificates: Uint8Array[],
+  cipher: ContentCipher,
+  opts: { requestNotification?: boolean } = {},
+): Promise<Buffer> {
   const wrapped = Buffer.concat([Buffer.from('Content-Type: message/rfc822\r\n\r\n'), toCrlf(inner)]);
   const signed = await signEntity(wrapped, { certificate: signer.der, privateKey: signer.privateKey, chain: signer.chain });
   const encrypted = await encryptEntity(signed, recipientCertificates, cipher);
@@ -35,7 +42,7 @@ export async function sealMessage(inner: Uint8Array, outer: OuterHeaders, signer
     `Date: ${outer.date.toUTCString().replace('GMT', '+0000')}`,
     `Message-ID: ${headerSafe(outer.messageId)}`,
     'MIME-Version: 1.0',
-    `Disposition-Notification-Options: ${DIRECT_FINAL_DELIVERY_OPTION}`,
+    ...(opts.requestNotification === false ? [] : [`Disposition-Notification-Options: ${DIRECT_FINAL_DELIVERY_OPTION}`]),
   ];
   return Buffer.concat([Buffer.from(`${headers.join('\r\n')}\r\n`), encrypted]);
 }

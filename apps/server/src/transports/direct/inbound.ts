@@ -3,16 +3,16 @@ import { findSigningCertificate } from '../../modules/certificates/service.ts';
 import { InfectedMessageError } from '../../platform/antivirus/scanner.ts';
 import { parseDirectContent } from '../../platform/direct/content.ts';
 import { headerValue, readEntity } from '../../platform/direct/mime-entity.ts';
-import { buildMdn, isMdn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
+import { buildMdn, isDsn, isMdn, isReport, parseDsn, parseMdn, type Disposition } from '../../platform/direct/mdn.ts';
 import { writeAudit } from '../../platform/audit.ts';
-import type { WorkflowContext, WorkflowHandler } from '../../platform/workflows/context.ts';
+import { errorText, type WorkflowContext, type WorkflowHandler } from '../../platform/workflows/context.ts';
 import type { StepTally } from '../../platform/workflows/rollups.ts';
 import { findHostedAddress, receiveHere } from '../local.ts';
 import type { DirectDeps } from './direct-deps.ts';
 import { openMessage, sealMessage } from './envelope.ts';
 import { lookupRecipient } from './recipients.ts';
 import { PermanentSmtpError, sendOverSmtp } from './smtp-out.ts';
-import { applyNotification } from './timeline.ts';
+import { applyDeliveryStatus, applyNotification } from './timeline.ts';
 
 export const RECEIVE_DIRECT_WORKFLOW = 'receive-direct';
 
@@ -59,7 +59,8 @@ export async function sendNotification(deps: DirectDeps, n: Notification): Promi
     date,
   });
   const subject = `${n.disposition === 'failed' ? 'Not delivered' : 'Processed'}: ${n.originalSubject}`.slice(0, 200);
-  const raw = await sealMessage(mdn, { from: n.from, to: [n.to], subject, messageId, date }, signer, certificates, deps.config.contentCipher);
+  // A notification never asks for one back (RFC 8098 §2.1): no Disposition-Notification-Options on it.
+  const raw = await sealMessage(mdn, { from: n.from, to: [n.to], subject, messageId, date }, signer, certificates, deps.config.contentCipher, { requestNotification: false });
   const result = await sendOverSmtp(deps, { from: n.from, to: [n.to] }, raw);
   return { sent: result.response };
 }
@@ -81,15 +82,24 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Pro
   const received = await ctx.step('receive', recipient, async () => {
     const opened = await openMessage(deps, await raw(), recipient);
     if (!opened.ok) return { refused: opened.reason, code: opened.code };
+    // A report (MDN, DSN or another multipart/report) is a notice about a message: applied to the delivery it names,
+    // never filed in Intake, never answered.
+    const origin = { from: opened.from, signer: opened.signer };
     if (isMdn(opened.inner)) {
       const mdn = parseMdn(opened.inner);
       if (!mdn) return { refused: 'The delivery notification could not be read.', code: '5.6.0' };
-      const matched = await applyNotification(deps.db, { ...mdn, from: opened.from }, deps.now());
+      const matched = await applyNotification(deps.db, mdn, origin, deps.now());
       return { notification: mdn.disposition, matched };
     }
+    if (isDsn(opened.inner)) {
+      const dsn = parseDsn(opened.inner);
+      if (!dsn) return { refused: 'The delivery status notification could not be read.', code: '5.6.0' };
+      return { notification: 'delivery-status', failed: await applyDeliveryStatus(deps.db, dsn, origin, deps.now()) };
+    }
+    if (isReport(opened.inner)) return { refused: 'The report is neither a delivery notification nor a delivery status notification.', code: '5.6.0' };
     // Trusted, but it cannot be put in Intake: the sender is told with an MDN 'failed' and its reason.
-    const origin = { from: opened.from, messageId: opened.messageId ?? `<${ctx.workflow.id}>`, signer: opened.signer.toString('base64') };
-    const undeliverable = (reason: string) => ({ ...origin, undeliverable: reason, subject: headerValue(readEntity(opened.inner), 'subject') ?? '' });
+    const sender = { from: opened.from, messageId: opened.messageId ?? `<${ctx.workflow.id}>`, signer: opened.signer.toString('base64') };
+    const undeliverable = (reason: string) => ({ ...sender, undeliverable: reason, subject: headerValue(readEntity(opened.inner), 'subject') ?? '' });
     const hosted = await findHostedAddress(deps.db, 'Direct', recipient, deps.now());
     if (!hosted) return undeliverable(`${recipient} is no longer in service.`);
     if (hosted.refusal) return undeliverable(hosted.refusal);
@@ -99,14 +109,15 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Pro
     } catch (error) {
       return undeliverable(`The message could not be read: ${(error as Error).message}`);
     }
-    const messageId = opened.messageId ?? content.messageId ?? origin.messageId;
+    const messageId = opened.messageId ?? content.messageId ?? sender.messageId;
     // Scanned at SMTP already; a file found infected now (newer signatures) is quarantined: nothing stored, MDN failed.
     const inboundId = await receiveHere(deps, {
       organizationId: hosted.organizationId,
       sourceType: 'Direct',
       sentMessageId: null,
       recipient,
-      deliveryKey: `direct:${messageId}:${recipient.toLowerCase()}`,
+      // A Message-ID is unique only at its sender (RFC 5322 §3.6.4): two senders' messages that share one are two messages.
+      deliveryKey: `direct:${opened.from.toLowerCase()}:${messageId}:${recipient.toLowerCase()}`,
       fromAddress: opened.from,
       subject: content.subject,
       body: content.body,
@@ -116,13 +127,19 @@ async function receiveFor(deps: DirectDeps, ctx: WorkflowContext, raw: () => Pro
       attachments: content.attachments.map(attachmentOf),
     }).catch((error: unknown) => {
       if (error instanceof InfectedMessageError) return error;
+      // Trusted and accepted, but Intake cannot take it even on the last try: the sender hears it with an MDN failed
+      // (the IG's "cannot deliver") instead of waiting for a notification that never comes.
+      if (ctx.workflow.attempts >= ctx.workflow.maxAttempts) return { storeError: errorText(error) };
       throw error;
     });
     if (inboundId instanceof InfectedMessageError) {
       await writeAudit(deps.db, { eventType: 'InfectedMessageRefused', organizationId: hosted.organizationId, correlationId: ctx.workflow.id, details: { from: opened.from, recipient, signature: inboundId.signature } }, deps.now());
       return { ...undeliverable(inboundId.message), infected: true };
     }
-    return { ...origin, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
+    if (typeof inboundId !== 'string') {
+      return { ...undeliverable('The message was accepted but could not be stored for the recipient.'), storeError: inboundId.storeError };
+    }
+    return { ...sender, inboundId, messageId, subject: content.subject, finalDeliveryRequested: content.finalDeliveryRequested };
   }, receiveTally);
   // Never answer a notification with a notification (RFC 8098 §2.1), nor a message refused as untrusted.
   if (!('signer' in received)) return received;

@@ -127,6 +127,8 @@ describe.skipIf(missing)(`Direct SMTP listener and messages built by OpenSSL${mi
   it.each([
     ['RSA-OAEP key transport, AES-256', ['-aes256', '-keyopt', 'rsa_padding_mode:oaep']],
     ['PKCS#1 v1.5 key transport, AES-128', ['-aes128']],
+    // Issue 28: AuthEnvelopedData (RFC 5083/5084) was refused as "not encrypted".
+    ['AES-256-GCM (AuthEnvelopedData)', ['-aes-256-gcm', '-keyopt', 'rsa_padding_mode:oaep']],
   ])('accepts a message with %s into Lakeside’s Intake', async (label, encrypt) => {
     const subject = `OpenSSL ${label}`;
     const info = await handOver(await builtByOpenssl(subject, { encrypt }));

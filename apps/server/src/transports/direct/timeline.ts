@@ -1,8 +1,10 @@
-import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import 'reflect-metadata'; // @peculiar/x509 throws at load time without it
+import * as x509 from '@peculiar/x509';
+import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
 import { deliveryReasons, type DeliveryStage } from '@clinicrelay/contracts/delivery.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { deliveries, deliveryEvents, messages } from '../../db/schema/messages.ts';
-import type { Disposition } from '../../platform/direct/mdn.ts';
+import type { DeliveryStatus, Disposition } from '../../platform/direct/mdn.ts';
 import { emitDeliveryOutcome } from '../../modules/webhooks/delivery-workflow.ts';
 import { mdnOutcomesTotal } from '../../platform/metrics/metrics.ts';
 
@@ -31,20 +33,54 @@ async function failDelivery(db: DbOrTx, delivery: DeliveryRef, reason: string, a
   await settleMessage(db, delivery.messageId, at);
 }
 
+// The domains a certificate speaks for: those of its SAN rfc822Names and its SAN dNSNames (a domain-bound certificate).
+function certificateDomains(der: Uint8Array): Set<string> {
+  try {
+    const names = new x509.X509Certificate(der).getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
+    return new Set(names.flatMap((name) => (name.type === 'email' ? [name.value.slice(name.value.lastIndexOf('@') + 1).toLowerCase()] : name.type === 'dns' ? [name.value.toLowerCase()] : [])));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Who sent a notice: its (signed) From address and the certificate that signed it, already trusted by openMessage. */
+export interface NoticeOrigin {
+  from: string;
+  signer: Uint8Array;
+}
+
+/**
+ * The delivery a notice (MDN or DSN) reports on, as the Implementation Guide for Delivery Notification correlates
+ * them: the Message-ID we sent (one per recipient) and the recipient the notice names (Final-Recipient, or
+ * Original-Recipient for senders that put the wrong address in the former; From only when it names neither). Any
+ * address of the recipient's HISP may send it (postmaster@, a gateway), but only with a certificate of the
+ * recipient's domain: no other HISP can move a delivery that is not to its own domain.
+ */
+async function reportedDelivery(db: DbOrTx, originalMessageId: string, named: (string | null)[], origin: NoticeOrigin) {
+  const rows = await db
+    .select({ id: deliveries.id, organizationId: deliveries.organizationId, messageId: deliveries.messageId, recipient: deliveries.recipient })
+    .from(deliveries)
+    .where(eq(deliveries.directMessageId, originalMessageId));
+  const addresses = named.filter((address): address is string => !!address).map((address) => address.toLowerCase());
+  const wanted = addresses.length > 0 ? addresses : [origin.from.toLowerCase()];
+  const delivery = rows.find((row) => wanted.includes(row.recipient.toLowerCase()));
+  if (!delivery) return null;
+  const domain = delivery.recipient.slice(delivery.recipient.lastIndexOf('@') + 1).toLowerCase();
+  return certificateDomains(origin.signer).has(domain) ? delivery : null;
+}
+
 /**
  * An MDN from a recipient's HISP moves that recipient's timeline: processed (decrypted and trusted there), dispatched
- * (delivered to the recipient: Delivered), failed (with its reason). The delivery is found by the Message-ID we sent
- * and the address the MDN reports for, so an MDN can only touch the delivery it answers.
+ * (delivered to the recipient: Delivered), failed (with its reason, at once). The delivery is found by the Message-ID
+ * we sent and the recipient the MDN reports for (reportedDelivery), so an MDN can only touch the delivery it answers.
  */
 export async function applyNotification(
   db: Database,
-  mdn: { originalMessageId: string; disposition: Disposition; failure: string | null; from: string },
+  mdn: { originalMessageId: string; disposition: Disposition; failure: string | null; finalRecipient: string | null; originalRecipient: string | null },
+  origin: NoticeOrigin,
   at: Date,
 ): Promise<boolean> {
-  const [delivery] = await db
-    .select({ id: deliveries.id, organizationId: deliveries.organizationId, messageId: deliveries.messageId, status: deliveries.status })
-    .from(deliveries)
-    .where(and(eq(deliveries.directMessageId, mdn.originalMessageId), sql`lower(${deliveries.recipient}) = ${mdn.from.toLowerCase()}`));
+  const delivery = await reportedDelivery(db, mdn.originalMessageId, [mdn.finalRecipient, mdn.originalRecipient], origin);
   if (!delivery) return false;
   await db.transaction(async (tx) => {
     if (mdn.disposition === 'processed') {
@@ -72,6 +108,24 @@ export async function applyNotification(
   });
   mdnOutcomesTotal.inc({ outcome: mdn.disposition });
   return true;
+}
+
+/**
+ * A DSN (RFC 3464) fails each recipient it reports as failed, at once, with its status and diagnostic as the reason;
+ * other actions (delayed, relayed, delivered) are not final in Direct and change nothing. Returns how many it failed.
+ */
+export async function applyDeliveryStatus(db: Database, dsn: DeliveryStatus, origin: NoticeOrigin, at: Date): Promise<number> {
+  let failed = 0;
+  for (const entry of dsn.recipients) {
+    if (entry.action !== 'failed') continue;
+    const delivery = await reportedDelivery(db, dsn.originalMessageId, [entry.finalRecipient, entry.originalRecipient], origin);
+    if (!delivery) continue;
+    const detail = [entry.status, entry.diagnostic].filter(Boolean).join(' ');
+    await db.transaction((tx) => failDelivery(tx, delivery, `The recipient’s HISP could not deliver it${detail ? `: ${detail}` : '.'}`, at));
+    mdnOutcomesTotal.inc({ outcome: 'failed' });
+    failed++;
+  }
+  return failed;
 }
 
 export async function markFailed(db: Database, delivery: DeliveryRef, reason: string, at: Date) {
