@@ -34,6 +34,12 @@ function referralPackage(): Buffer {
 const zipOf = (files: Record<string, string | Uint8Array>) =>
   zipSync(Object.fromEntries(Object.entries(files).map(([name, content]) => [name, typeof content === 'string' ? strToU8(content) : content])));
 
+// The least METADATA.XML that lists the given files.
+const listing = (uris: string[]) =>
+  `<SubmitObjectsRequest xmlns="urn:oasis:names:tc:ebxml-regrep:xsd:lcm:3.0" xmlns:rim="urn:oasis:names:tc:ebxml-regrep:xsd:rim:3.0"><rim:RegistryObjectList>${uris
+    .map((uri) => `<rim:ExtrinsicObject id="${uri}"><rim:Slot name="URI"><rim:ValueList><rim:Value>${uri}</rim:Value></rim:ValueList></rim:Slot></rim:ExtrinsicObject>`)
+    .join('')}</rim:RegistryObjectList></SubmitObjectsRequest>`;
+
 // Rewrites the uncompressed size a zip declares for its (single) entry, in the local header and the central directory.
 function declareSize(zip: Uint8Array, size: number): Uint8Array {
   const patched = new Uint8Array(zip);
@@ -124,7 +130,7 @@ describe('an XDM package from another system', () => {
       'IHE_XDM/PKG_A/NOTES.TXT': 'not described in the metadata',
     });
     expect(isXdmPackage(zip)).toBe(true);
-    const { documents, patient } = readXdmPackage(zip);
+    const { documents, patient, unlisted } = readXdmPackage(zip);
     expect(documents).toEqual([
       {
         fileName: 'DOC0001.PDF',
@@ -132,22 +138,38 @@ describe('an XDM package from another system', () => {
         bytes: pdf,
         meta: { documentType: 'Discharge summary', documentDate: '2023-08-17', documentDateType: 'selected', confidentiality: 'Restricted', documentDescription: 'Discharge & follow-up', patient: null },
       },
-      // Present in the subset but not in the metadata: still a document, its type from its name.
-      { fileName: 'NOTES.TXT', mimeType: 'text/plain', bytes: Buffer.from('not described in the metadata'), meta: null },
     ]);
+    // Present in the subset but not in the metadata: not a document.
+    expect(unlisted).toEqual(['NOTES.TXT']);
     expect(patient).toEqual({ lastName: 'Nguyễn', firstName: 'Thi', birthDate: '1970-01-02', gender: 'F', patientIds: [{ id: '4411', root: '1.2.3.4' }], patientId: '4411' });
   });
 
-  it('still yields its files when METADATA.XML is broken', () => {
+  it('yields no documents when METADATA.XML is broken or missing: its files are named as unlisted', () => {
     const zip = zipOf({ 'IHE_XDM/SUBSET01/METADATA.XML': '<SubmitObjectsRequest><ExtrinsicObject', 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf });
-    expect(readXdmPackage(zip)).toEqual({ documents: [{ fileName: 'DOC0001.PDF', mimeType: 'application/pdf', bytes: pdf, meta: null }], patient: null });
+    expect(readXdmPackage(zip)).toEqual({ documents: [], patient: null, unlisted: ['DOC0001.PDF'] });
+    expect(readXdmPackage(zipOf({ 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf }))).toEqual({ documents: [], patient: null, unlisted: ['DOC0001.PDF'] });
   });
 
-  it('never processes a DTD: metadata that declares one (an XXE attempt) is ignored, the files are kept', () => {
+  it('imports only what METADATA.XML lists: a .DS_Store, a __MACOSX fork or a stray file beside the documents is not a document', () => {
+    const built = unzipSync(referralPackage());
+    const zip = zipOf({
+      ...built,
+      'IHE_XDM/.DS_Store': new Uint8Array([0, 0, 0, 1, 66, 117, 100, 49]),
+      'IHE_XDM/SUBSET01/.DS_Store': new Uint8Array([0, 0, 0, 1, 66, 117, 100, 49]),
+      '__MACOSX/IHE_XDM/SUBSET01/._referral.pdf': new Uint8Array([0, 5, 22, 7]),
+      'IHE_XDM/SUBSET01/Thumbs.db': new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]),
+      'IHE_XDM/SUBSET01/extra/notes.txt': 'not listed',
+    });
+    const { documents, unlisted } = readXdmPackage(zip);
+    expect(documents.map((d) => d.fileName)).toEqual(['referral.pdf', 'summary.xml']);
+    expect(unlisted.sort()).toEqual(['.DS_Store', 'Thumbs.db', 'notes.txt']);
+  });
+
+  it('never processes a DTD: metadata that declares one (an XXE attempt) is ignored, its files are not documents', () => {
     const hostile = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>`;
     expect(() => parseXml(hostile)).toThrowError('The XML could not be read: it declares a DTD (DOCTYPE), which is not accepted.');
     const zip = zipOf({ 'IHE_XDM/SUBSET01/METADATA.XML': hostile, 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf });
-    expect(readXdmPackage(zip).documents).toEqual([{ fileName: 'DOC0001.PDF', mimeType: 'application/pdf', bytes: pdf, meta: null }]);
+    expect(readXdmPackage(zip)).toEqual({ documents: [], patient: null, unlisted: ['DOC0001.PDF'] });
   });
 
   it('reads metadata quoting "<!DOCTYPE" in CDATA or "<!ENTITY" in a comment: only a real declaration is refused', () => {
@@ -163,7 +185,7 @@ describe('an XDM package from another system', () => {
       if (error) throw error;
       chunks.push(chunk);
     });
-    for (const [name, content] of [['IHE_XDM/SUBSET01/DOC0001.PDF', pdf], ['IHE_XDM/SUBSET01/DOC0002.XML', ccd]] as const) {
+    for (const [name, content] of [['IHE_XDM/SUBSET01/METADATA.XML', Buffer.from(listing(['DOC0001.PDF', 'DOC0002.XML']))], ['IHE_XDM/SUBSET01/DOC0001.PDF', pdf], ['IHE_XDM/SUBSET01/DOC0002.XML', ccd]] as const) {
       const file = new ZipDeflate(name, { level: 6 });
       zip.add(file);
       file.push(content, true);
@@ -207,7 +229,9 @@ describe('zip bombs and oversized packages', () => {
   });
 
   it('stops inflating an entry that grows past the size it declared (one entry that inflates past the limit)', () => {
-    const lying = declareSize(zeros(20 * 1024 * 1024), 1000);
+    // The lying entry first (declareSize patches the first entry), listed in METADATA.XML so that it is inflated at all.
+    const listed = zipSync({ 'IHE_XDM/SUBSET01/DOC0001.PDF': new Uint8Array(20 * 1024 * 1024), 'IHE_XDM/SUBSET01/METADATA.XML': strToU8(listing(['DOC0001.PDF'])) }, { level: 9 });
+    const lying = declareSize(listed, 1000);
     const started = performance.now();
     let refusal: unknown;
     try {
