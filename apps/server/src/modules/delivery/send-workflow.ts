@@ -66,7 +66,8 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
     }
     const pdf = message.conversion === 'Cda' && pdfBlobId ? await deps.blobs.get(pdfBlobId) : null;
     // An encrypted or damaged PDF (refused at upload; an older one may remain) is never wrapped: it travels as it is.
-    if (pdf && !pdfWrapRefusal(pdf) && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
+    // A birth date or gender nobody recorded travels as unknown (nullFlavor UNK); a name is needed.
+    if (pdf && !pdfWrapRefusal(pdf) && patient?.firstName && patient.lastName) {
       const [organization, author, loincCode] = await Promise.all([
         q.findOrganization(deps.db, message.organizationId),
         message.createdBy ? q.findUserName(deps.db, message.createdBy) : undefined,
@@ -81,7 +82,7 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
         effectiveTime: message.messageDate ?? deps.now(),
         documentDate: a.meta?.documentDate ?? null,
         serviceDate: patient.visitDate ?? null,
-        patient: { ...patient, ids: patient.patientIds, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate, gender: patient.gender },
+        patient: { ...patient, ids: patient.patientIds, firstName: patient.firstName, lastName: patient.lastName },
         author: sender ?? { fullName: 'ClinicRelay user', userId: message.createdBy ?? 'unknown' },
         // The sender takes responsibility for what they send; nobody signs for an unknown one.
         legalAuthenticator: sender,
