@@ -104,9 +104,17 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
   return copies;
 }
 
-// The bytes of each copy, for a recipient on another HISP.
-async function attachmentBytes(deps: SendWorkflowDeps, copies: InboundAttachment[]) {
-  return Promise.all(copies.map(async (a) => ({ fileName: a.fileName, mimeType: a.mimeType, meta: a.meta, bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes })));
+// The bytes of each copy, for a recipient on another HISP, with its type's LOINC code for the XDM metadata.
+async function attachmentBytes(deps: SendWorkflowDeps, message: SentMessage, copies: InboundAttachment[]) {
+  return Promise.all(
+    copies.map(async (a) => ({
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      meta: a.meta,
+      loincCode: await messagesQ.findDocumentTypeLoinc(deps.db, message.organizationId, a.meta?.documentType),
+      bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes,
+    })),
+  );
 }
 
 async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
@@ -128,7 +136,7 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
       isUrgent: message.isUrgent,
       date: message.messageDate ?? deps.now(),
       patient: inboundPatient(patient),
-      attachments: await attachmentBytes(deps, await attachmentCopies(deps, message, patient)),
+      attachments: await attachmentBytes(deps, message, await attachmentCopies(deps, message, patient)),
     };
     return { ...(await deliverOverDirect(deps.direct, ctx, outbound, delivery)), channel: 'Direct' };
   }

@@ -93,7 +93,8 @@ describe('an XDM package attached', () => {
     expect(content.attachments.map((a) => [a.fileName, a.mimeType, a.meta?.documentType ?? null, a.meta?.documentDate ?? null])).toEqual([
       ['consent.pdf', 'application/pdf', null, null],
       ['referral.pdf', 'application/pdf', 'Referral note', '2024-05-01'],
-      ['ccd.xml', 'text/xml', null, null],
+      // Untyped, it travels as LOINC 34109-9 "Note".
+      ['ccd.xml', 'text/xml', 'Note', null],
     ]);
     expect(content.patient).toEqual({ firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' });
   });

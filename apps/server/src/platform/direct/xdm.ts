@@ -219,9 +219,13 @@ function packageFileNames(names: string[]): string[] {
 
 /** An XDM package (zip) of the documents, all about the given patient, as one submission set. */
 export function buildXdmPackage(input: {
-  documents: { fileName: string; mimeType: string; bytes: Uint8Array; title?: string; documentType?: string | null; documentDate?: Date | null }[];
+  documents: { fileName: string; mimeType: string; bytes: Uint8Array; title?: string; documentType?: string | null; loincCode?: string | null; documentDate?: Date | null }[];
   patient: InboundPatient | null;
   author?: string;
+  /** The sender's Direct address (the metadata's authorTelecommunication). */
+  authorAddress?: string | null;
+  /** The recipient's Direct address (the metadata's intendedRecipient). */
+  recipient?: string | null;
   sourceId?: string;
 }): Buffer {
   if (!input.documents.length) throw new Error('An XDM package needs at least one document.');
@@ -235,10 +239,13 @@ export function buildXdmPackage(input: {
       bytes: document.bytes,
       title: document.title ?? document.fileName,
       documentType: document.documentType ?? null,
+      loincCode: document.loincCode ?? null,
       documentDate: document.documentDate ?? null,
     })),
     patient: input.patient,
     author,
+    authorAddress: input.authorAddress ?? null,
+    recipient: input.recipient ?? null,
     sourceId: input.sourceId ?? randomOid(),
     now: new Date(),
   });
