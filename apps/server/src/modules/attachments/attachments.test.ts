@@ -263,13 +263,25 @@ describe('Release attachments', () => {
     expect((await t.call(LAKESIDE_USER, 'GET', `/api/messages/${draftId}`)).json().attachments[0]).toMatchObject({ mimeType: 'application/pdf' });
   });
 
-  itWithFixtures('refuses a CDA conversion when the patient lacks what the document needs', async () => {
+  itWithFixtures('refuses a CDA conversion when the patient has no name', async () => {
     const res = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', { ...referral, patient: { firstName: 'Maria' } });
     const draftId = res.json().id as string;
     const pdf = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
     const refused = await t.call(LAKESIDE_USER, 'PUT', `/api/messages/${draftId}/attachments/${pdf.id}/convert?type=Cda`);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().modelState.patient).toEqual([releaseMessages.patientLastNameRequired, releaseMessages.patientBirthDateRequired, releaseMessages.patientGenderRequired]);
+    expect(refused.json().modelState.patient).toEqual([releaseMessages.patientLastNameRequired]);
+  });
+
+  itWithFixtures('converts a patient without birth date or gender: both unknown (nullFlavor UNK), zero Schematron errors, schema-valid', async () => {
+    const res = await t.call(LAKESIDE_USER, 'PUT', '/api/messages', { ...referral, patient: { firstName: 'Maria', lastName: 'Alvarez' } });
+    const draftId = res.json().id as string;
+    const pdf = await uploaded(draftId, 'ud-sample.pdf', fixture('pdf/ud-sample.pdf'));
+    const url = `/api/messages/${draftId}/attachments/${pdf.id}`;
+    expect((await t.call(LAKESIDE_USER, 'PUT', `${url}/convert?type=Cda`)).statusCode).toBe(200);
+    const xml = (await t.call(LAKESIDE_USER, 'GET', url)).body;
+    expect(xml).toContain('<administrativeGenderCode nullFlavor="UNK"/>\n<birthTime nullFlavor="UNK"/>');
+    expect(validateSchematron(xml).errors).toEqual([]);
+    expect((await validateCda(xml)).errors).toEqual([]);
   });
 
   itWithFixtures('deletes an attachment of a draft', async () => {

@@ -318,17 +318,9 @@ function cdaPatientOf(p: messagesQ.PatientRow | undefined) {
   const missing: string[] = [];
   if (!p?.firstName) missing.push(releaseMessages.patientFirstNameRequired);
   if (!p?.lastName) missing.push(releaseMessages.patientLastNameRequired);
-  if (!p?.birthDate) missing.push(releaseMessages.patientBirthDateRequired);
-  if (!p?.gender) missing.push(releaseMessages.patientGenderRequired);
-  if (!p || !p.firstName || !p.lastName || !p.birthDate || !p.gender) throw badRequest(missing.join('\n'), { patient: missing });
-  return {
-    ...p,
-    ids: p.patientIds.map((x) => ({ root: x.root, id: x.id })),
-    firstName: p.firstName,
-    lastName: p.lastName,
-    birthDate: p.birthDate,
-    gender: p.gender,
-  };
+  // A birth date or gender nobody recorded is written as unknown (nullFlavor UNK), as C-CDA R2.1 allows: real referrals miss them.
+  if (!p || !p.firstName || !p.lastName) throw badRequest(missing.join('\n'), { patient: missing });
+  return { ...p, ids: p.patientIds.map((x) => ({ root: x.root, id: x.id })), firstName: p.firstName, lastName: p.lastName };
 }
 
 // PUT .../convert?type=Pdf|Cda: the PDF rendition, or an XDS-SD C-CDA document embedding it.

@@ -66,7 +66,8 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
     }
     const pdf = message.conversion === 'Cda' && pdfBlobId ? await deps.blobs.get(pdfBlobId) : null;
     // An encrypted or damaged PDF (refused at upload; an older one may remain) is never wrapped: it travels as it is.
-    if (pdf && !pdfWrapRefusal(pdf) && patient?.firstName && patient.lastName && patient.birthDate && patient.gender) {
+    // A birth date or gender nobody recorded travels as unknown (nullFlavor UNK); a name is needed.
+    if (pdf && !pdfWrapRefusal(pdf) && patient?.firstName && patient.lastName) {
       const [organization, author, loincCode] = await Promise.all([
         q.findOrganization(deps.db, message.organizationId),
         message.createdBy ? q.findUserName(deps.db, message.createdBy) : undefined,
@@ -81,7 +82,7 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
         effectiveTime: message.messageDate ?? deps.now(),
         documentDate: a.meta?.documentDate ?? null,
         serviceDate: patient.visitDate ?? null,
-        patient: { ...patient, ids: patient.patientIds, firstName: patient.firstName, lastName: patient.lastName, birthDate: patient.birthDate, gender: patient.gender },
+        patient: { ...patient, ids: patient.patientIds, firstName: patient.firstName, lastName: patient.lastName },
         author: sender ?? { fullName: 'ClinicRelay user', userId: message.createdBy ?? 'unknown' },
         // The sender takes responsibility for what they send; nobody signs for an unknown one.
         legalAuthenticator: sender,
@@ -103,9 +104,17 @@ async function attachmentCopies(deps: SendWorkflowDeps, message: SentMessage, pa
   return copies;
 }
 
-// The bytes of each copy, for a recipient on another HISP.
-async function attachmentBytes(deps: SendWorkflowDeps, copies: InboundAttachment[]) {
-  return Promise.all(copies.map(async (a) => ({ fileName: a.fileName, mimeType: a.mimeType, meta: a.meta, bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes })));
+// The bytes of each copy, for a recipient on another HISP, with its type's LOINC code for the XDM metadata.
+async function attachmentBytes(deps: SendWorkflowDeps, message: SentMessage, copies: InboundAttachment[]) {
+  return Promise.all(
+    copies.map(async (a) => ({
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      meta: a.meta,
+      loincCode: await messagesQ.findDocumentTypeLoinc(deps.db, message.organizationId, a.meta?.documentType),
+      bytes: 'blobId' in a ? await deps.blobs.get(a.blobId) : a.bytes,
+    })),
+  );
 }
 
 async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
@@ -127,7 +136,7 @@ async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, messa
       isUrgent: message.isUrgent,
       date: message.messageDate ?? deps.now(),
       patient: inboundPatient(patient),
-      attachments: await attachmentBytes(deps, await attachmentCopies(deps, message, patient)),
+      attachments: await attachmentBytes(deps, message, await attachmentCopies(deps, message, patient)),
     };
     return { ...(await deliverOverDirect(deps.direct, ctx, outbound, delivery)), channel: 'Direct' };
   }

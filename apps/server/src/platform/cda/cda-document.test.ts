@@ -162,17 +162,29 @@ describeWithFixtures('generated documents and the C-CDA R2.1 Schematron', () => 
     ['no address, no phone, no identifiers, no organization address', { ...henryLevin({ loincCode: null, documentTypeName: null }), organization: { id: lakesideId, name: 'Lakeside Family Medicine' } }],
     ['a street and postal code but no city or state, a foreign country', henryLevin({ loincCode: '11502-2', documentTypeName: 'Laboratory Report', confidentiality: 'Restricted' })],
     ['an MRN only, a consultation note with a visit date', henryLevin({ loincCode: '11488-4', documentTypeName: 'Consultation Note', serviceDate: '2026-02-01', documentDate: '2026-02-02' })],
+    ['no birth date and no gender (a referral that misses them)', henryLevin()],
+    ['a birth date but no gender', henryLevin()],
+    ['a gender but no birth date', henryLevin()],
   ];
   cases[1]![1].patient = { ...cases[1]![1].patient, streetAddress1: null, state: null, postalCode: null, country: null, telephone: null };
   cases[2]![1].patient = { ids: [], firstName: 'Ann', lastName: 'Lee', birthDate: '1990-01-31', gender: 'UN' };
   cases[3]![1].patient = { ...cases[3]![1].patient, city: '', state: undefined, country: 'CA', postalCode: 'K1A 0B1' };
   cases[4]![1].patient = { ...cases[4]![1].patient, ids: [], patientId: 'MRN-77' };
+  cases[5]![1].patient = { ...cases[5]![1].patient, birthDate: null, gender: null };
+  cases[6]![1].patient = { ...cases[6]![1].patient, gender: undefined };
+  cases[7]![1].patient = { ...cases[7]![1].patient, birthDate: '' };
 
   it.each(cases)('%s: zero Schematron errors, and schema-valid', async (_name, input) => {
     const xml = buildXdsSdDocument(input);
     const result = validateSchematron(xml);
     expect(result.errors.map((e) => `${e.id} at ${e.location}: ${e.message}`)).toEqual([]);
     expect(await validateCda(xml)).toEqual({ valid: true, errors: [] });
+  });
+
+  it('writes a birth date or gender nobody recorded as unknown (nullFlavor UNK), the known one as it is', () => {
+    expect(buildXdsSdDocument(cases[5]![1])).toContain('<administrativeGenderCode nullFlavor="UNK"/>\n<birthTime nullFlavor="UNK"/>');
+    expect(buildXdsSdDocument(cases[6]![1])).toContain('<administrativeGenderCode nullFlavor="UNK"/>\n<birthTime value="19530302"/>');
+    expect(buildXdsSdDocument(cases[7]![1])).toContain('<administrativeGenderCode code="M" codeSystem="2.16.840.1.113883.5.1" displayName="Male"/>\n<birthTime nullFlavor="UNK"/>');
   });
 
   it('carries the document type, the document date, the MRN, race and ethnicity, the signer', () => {

@@ -29,9 +29,10 @@ export interface CdaPatient extends CdaAddress {
   firstName: string;
   middleName?: string | null;
   lastName: string;
-  /** YYYY-MM-DD */
-  birthDate: string;
-  gender: 'M' | 'F' | 'UN';
+  /** YYYY-MM-DD; unknown (birthTime nullFlavor UNK) when absent, as real referrals often are. */
+  birthDate?: string | null;
+  /** Unknown (administrativeGenderCode nullFlavor UNK) when absent. */
+  gender?: 'M' | 'F' | 'UN' | null;
   telephone?: string | null;
   /** OMB race category; unknown (nullFlavor UNK) when absent, as the header requires one. */
   raceCode?: CdaCode | null;
@@ -235,7 +236,7 @@ export function buildXdsSdDocument(input: XdsSdDocumentInput): string {
 
 function recordTarget(patient: CdaPatient, orgOid: string): string {
   const middle = patient.middleName?.trim();
-  const birth = ISO_DATE_PATTERN.exec(patient.birthDate.trim());
+  const birth = ISO_DATE_PATTERN.exec(patient.birthDate?.trim() ?? '');
   return [
     '<recordTarget><patientRole>',
     ...patientIds(patient, orgOid),
@@ -246,7 +247,10 @@ function recordTarget(patient: CdaPatient, orgOid: string): string {
       `<given>${escapeXml(patient.firstName.trim())}</given>` +
       (middle ? `<given>${escapeXml(middle)}</given>` : '') +
       `<family>${escapeXml(patient.lastName.trim())}</family></name>`,
-    `<administrativeGenderCode code="${patient.gender}" codeSystem="${GENDER_SYSTEM}" displayName="${GENDER_NAMES[patient.gender]}"/>`,
+    // The header requires both; a patient whose gender or birth date the sender does not know says so (nullFlavor UNK).
+    patient.gender
+      ? `<administrativeGenderCode code="${patient.gender}" codeSystem="${GENDER_SYSTEM}" displayName="${GENDER_NAMES[patient.gender]}"/>`
+      : '<administrativeGenderCode nullFlavor="UNK"/>',
     birth ? `<birthTime value="${birth[1]}${birth[2]}${birth[3]}"/>` : '<birthTime nullFlavor="UNK"/>',
     // The header requires both; a patient whose race or ethnicity nobody recorded says so.
     raceOrEthnicity('raceCode', patient.raceCode),

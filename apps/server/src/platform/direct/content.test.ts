@@ -1,4 +1,4 @@
-import { zipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import { describe, expect, it } from 'vitest';
@@ -93,9 +93,32 @@ describe('an XDM package attached', () => {
     expect(content.attachments.map((a) => [a.fileName, a.mimeType, a.meta?.documentType ?? null, a.meta?.documentDate ?? null])).toEqual([
       ['consent.pdf', 'application/pdf', null, null],
       ['referral.pdf', 'application/pdf', 'Referral note', '2024-05-01'],
-      ['ccd.xml', 'text/xml', null, null],
+      // Untyped, it travels as LOINC 34109-9 "Note".
+      ['ccd.xml', 'text/xml', 'Note', null],
     ]);
     expect(content.patient).toEqual({ firstName: 'Maria', lastName: 'Alvarez', birthDate: '1958-04-12', gender: 'F' });
+  });
+
+  it('imports only the documents METADATA.XML lists; a package that lists nothing stays the zip it came as', async () => {
+    const built = unzipSync(
+      buildXdmPackage({ documents: [{ fileName: 'referral.pdf', mimeType: 'application/pdf', bytes: pdf }], patient: { firstName: 'Maria', lastName: 'Alvarez' } }),
+    );
+    const withStrays = zipSync({ ...built, 'IHE_XDM/SUBSET01/.DS_Store': new Uint8Array([0, 0, 0, 1]), 'IHE_XDM/SUBSET01/other.pdf': pdf });
+    const unlisted = zipSync({ 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf, 'IHE_XDM/SUBSET01/.DS_Store': new Uint8Array([0, 0, 0, 1]) });
+    const content = await parseDirectContent(
+      await compose({
+        subject: 'x',
+        text: 'x',
+        attachments: [
+          { filename: 'package.zip', content: Buffer.from(withStrays), contentType: 'application/zip' },
+          { filename: 'no-metadata.zip', content: Buffer.from(unlisted), contentType: 'application/zip' },
+        ],
+      }),
+    );
+    expect(content.attachments.map((a) => [a.fileName, a.mimeType])).toEqual([
+      ['referral.pdf', 'application/pdf'],
+      ['no-metadata.zip', 'application/zip'],
+    ]);
   });
 
   it('refuses the message when the package is a zip bomb', async () => {

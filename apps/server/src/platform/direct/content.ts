@@ -109,7 +109,8 @@ export async function parseDirectContent(entity: Uint8Array): Promise<DirectCont
       const xdm = readXdmPackage(part.content);
       xdm.documents.forEach(add);
       patient ??= xdm.patient;
-      continue;
+      // A package whose METADATA.XML lists nothing (missing or unreadable) is kept as the zip it came as: nothing lost, nothing unlisted imported.
+      if (xdm.documents.length > 0 || xdm.unlisted.length === 0) continue;
     }
     const mimeType = part.contentType?.toLowerCase() || 'application/octet-stream';
     const fileName = cleanFileName(part.filename ?? '') || `attachment-${attachments.length + 1}.${detectExtension(mimeType)}`;

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { Zip, ZipDeflate, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { parseXml } from './xml-reader.ts';
+import { ebRimErrors, XDS, xdmRuleErrors } from '../../test/validate-xdm-metadata.ts';
+import { buildXdsSdDocument } from '../cda/cda-document.ts';
+import { childrenNamed, descendants, parseXml, type XmlElement } from './xml-reader.ts';
 import { buildXdmPackage, isXdmPackage, readXdmPackage } from './xdm.ts';
 
 // Riverview sends Lakeside a referral and a CCD as an XDM package: Lakeside reads back every document with
@@ -33,6 +35,12 @@ function referralPackage(): Buffer {
 // A zip from the pieces given, as another system would make it.
 const zipOf = (files: Record<string, string | Uint8Array>) =>
   zipSync(Object.fromEntries(Object.entries(files).map(([name, content]) => [name, typeof content === 'string' ? strToU8(content) : content])));
+
+// The least METADATA.XML that lists the given files.
+const listing = (uris: string[]) =>
+  `<SubmitObjectsRequest xmlns="urn:oasis:names:tc:ebxml-regrep:xsd:lcm:3.0" xmlns:rim="urn:oasis:names:tc:ebxml-regrep:xsd:rim:3.0"><rim:RegistryObjectList>${uris
+    .map((uri) => `<rim:ExtrinsicObject id="${uri}"><rim:Slot name="URI"><rim:ValueList><rim:Value>${uri}</rim:Value></rim:ValueList></rim:Slot></rim:ExtrinsicObject>`)
+    .join('')}</rim:RegistryObjectList></SubmitObjectsRequest>`;
 
 // Rewrites the uncompressed size a zip declares for its (single) entry, in the local header and the central directory.
 function declareSize(zip: Uint8Array, size: number): Uint8Array {
@@ -86,8 +94,118 @@ describe('an XDM package built here', () => {
     });
     const { documents, patient } = readXdmPackage(zip);
     expect(documents.map((d) => d.fileName)).toEqual(['scan.pdf', 'scan-2.pdf']);
-    expect(documents[0]!.meta).toMatchObject({ documentType: null });
+    // A document nobody typed travels as LOINC 34109-9 "Note", the Document Ontology's root, and reads back so.
+    expect(documents[0]!.meta).toMatchObject({ documentType: 'Note' });
     expect(patient).toBeNull();
+  });
+});
+
+// A C-CDA R2.1 document with a structured body (a CCD's header, trimmed), and an XPHR one (IHE PCC).
+const ccdaHeader = (templates: string, code: string) =>
+  `<?xml version="1.0"?><ClinicalDocument xmlns="urn:hl7-org:v3"><realmCode code="US"/><typeId root="2.16.840.1.113883.1.3" extension="POCD_HD000040"/>${templates}` +
+  `<id root="2.16.840.1.113883.19.5.99999.1"/>${code}<title>Summary</title><component><structuredBody/></component></ClinicalDocument>`;
+const structuredCcda = ccdaHeader(
+  '<templateId root="2.16.840.1.113883.10.20.22.1.1"/><templateId root="2.16.840.1.113883.10.20.22.1.1" extension="2015-08-01"/><templateId root="2.16.840.1.113883.10.20.22.1.2" extension="2015-08-01"/>',
+  '<code code="34133-9" codeSystem="2.16.840.1.113883.6.1" codeSystemName="LOINC" displayName="Summarization of Episode Note"/>',
+);
+const xphr = ccdaHeader('<templateId root="1.3.6.1.4.1.19376.1.5.3.1.1.5"/>', '<code code="34133-9" codeSystem="2.16.840.1.113883.6.1"/>');
+
+describe('XDM metadata in the codes receivers understand (IHE XDM, Direct XDR/XDM specification)', () => {
+  const xdsSd = buildXdsSdDocument({
+    title: 'Referral',
+    documentTypeName: 'Referral Letter',
+    loincCode: '57133-1',
+    confidentiality: 'Normal',
+    effectiveTime: new Date('2026-03-04T05:06:07Z'),
+    patient: { ids: maria.patientIds, firstName: 'Maria', lastName: 'Alvarez' },
+    author: { fullName: 'Ann Carter', userId: 'u1' },
+    organization: { id: '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', name: 'Lakeside Family Medicine' },
+    pdf,
+  });
+  const built = () =>
+    buildXdmPackage({
+      documents: [
+        { fileName: 'referral.pdf', mimeType: 'application/pdf', bytes: pdf, documentType: 'Referral Letter', loincCode: '57133-1', documentDate: new Date('2024-03-05T00:00:00Z') },
+        // The product stores its CDA as application/xml; XDM types CDA as text/xml.
+        { fileName: 'referral.xml', mimeType: 'application/xml', bytes: Buffer.from(xdsSd), documentType: 'Referral Letter', loincCode: '57133-1' },
+        { fileName: 'ccd.xml', mimeType: 'text/xml', bytes: Buffer.from(structuredCcda), documentType: null },
+        { fileName: 'phr.xml', mimeType: 'text/xml', bytes: Buffer.from(xphr) },
+        { fileName: 'labs.pdf', mimeType: 'application/pdf', bytes: pdf, documentType: 'Laboratory Report', loincCode: '11502-2' },
+        { fileName: 'note.txt', mimeType: 'text/plain', bytes: Buffer.from('Call me.'), documentType: 'Clinic note without a code' },
+      ],
+      patient: maria,
+      author: 'Dr. Ann Carter',
+      authorAddress: 'ann.carter@direct.riverview.example',
+      recipient: 'intake@direct.lakeside.example',
+    });
+  const subset = (zip: Buffer) =>
+    Object.fromEntries(Object.entries(unzipSync(zip)).filter(([name]) => name.startsWith('IHE_XDM/SUBSET01/')).map(([name, bytes]) => [name.slice('IHE_XDM/SUBSET01/'.length), bytes]));
+  const code = (entry: XmlElement, scheme: string) => {
+    const c = childrenNamed(entry, 'Classification').find((x) => x.attributes.classificationScheme === scheme)!;
+    return [c.attributes.nodeRepresentation, descendants(c, 'Value')[0]?.text, descendants(c, 'LocalizedString')[0]?.attributes.value];
+  };
+
+  it('validates against the ebRIM 3.0 schema and keeps the XDM metadata rules (uniqueId, patientId, hash, size, author, intendedRecipient …)', async () => {
+    const files = subset(built());
+    const metadata = Buffer.from(files['METADATA.XML']!).toString('utf8');
+    expect(await ebRimErrors(metadata)).toEqual([]);
+    expect(xdmRuleErrors(metadata, files)).toEqual([]);
+    expect(metadata).not.toContain('ClinicRelay');
+  });
+
+  it('codes each document in LOINC (type and class) and the format code of its kind; CDA as text/xml', () => {
+    const metadata = Buffer.from(subset(built())['METADATA.XML']!).toString('utf8');
+    const entries = descendants(parseXml(metadata), 'ExtrinsicObject');
+    const described = entries.map((entry) => ({
+      uri: descendants(childrenNamed(entry, 'Slot').find((x) => x.attributes.name === 'URI')!, 'Value')[0]!.text,
+      mimeType: entry.attributes.mimeType,
+      type: code(entry, XDS.entry.typeCode),
+      class: code(entry, XDS.entry.classCode)[0],
+      format: code(entry, XDS.entry.formatCode)[0],
+    }));
+    const loinc = '2.16.840.1.113883.6.1';
+    expect(described).toEqual([
+      { uri: 'referral.pdf', mimeType: 'application/pdf', type: ['57133-1', loinc, 'Referral Letter'], class: '57133-1', format: 'urn:ihe:iti:xds:2017:mimeTypeSufficient' },
+      { uri: 'referral.xml', mimeType: 'text/xml', type: ['57133-1', loinc, 'Referral Letter'], class: '57133-1', format: 'urn:ihe:iti:xds-sd:pdf:2008' },
+      { uri: 'ccd.xml', mimeType: 'text/xml', type: ['34133-9', loinc, 'Summarization of Episode Note'], class: '34133-9', format: 'urn:hl7-org:sdwg:ccda-structuredBody:2.1' },
+      { uri: 'phr.xml', mimeType: 'text/xml', type: ['34133-9', loinc, '34133-9'], class: '34133-9', format: 'urn:ihe:pcc:xphr:2007' },
+      { uri: 'labs.pdf', mimeType: 'application/pdf', type: ['11502-2', loinc, 'Laboratory Report'], class: '26436-6', format: 'urn:ihe:iti:xds:2017:mimeTypeSufficient' },
+      // A type without a LOINC code is the LOINC Document Ontology's root, "Note", under its own name.
+      { uri: 'note.txt', mimeType: 'text/plain', type: ['34109-9', loinc, 'Clinic note without a code'], class: '34109-9', format: 'urn:ihe:iti:xds:2017:mimeTypeSufficient' },
+    ]);
+    expect(code(entries[0]!, XDS.entry.healthcareFacilityTypeCode)).toEqual(['OF', '2.16.840.1.113883.5.111', 'Outpatient facility']);
+    expect(code(entries[0]!, XDS.entry.practiceSettingCode)).toEqual(['394658006', '2.16.840.1.113883.6.96', 'Clinical specialty']);
+  });
+
+  it('names the recipient (intendedRecipient) and the sender (authorTelecommunication) by their Direct addresses', () => {
+    const metadata = Buffer.from(subset(built())['METADATA.XML']!).toString('utf8');
+    expect(metadata).toContain('<rim:Slot name="intendedRecipient"><rim:ValueList><rim:Value>||^^Internet^intake@direct.lakeside.example</rim:Value></rim:ValueList></rim:Slot>');
+    const telecoms = descendants(parseXml(metadata), 'Slot').filter((x) => x.attributes.name === 'authorTelecommunication');
+    expect(telecoms.map((x) => descendants(x, 'Value')[0]!.text)).toEqual(Array(7).fill('^^Internet^ann.carter@direct.riverview.example'));
+  });
+
+  it('reads its own package back: the document types by their names, CDA as text/xml', () => {
+    const { documents } = readXdmPackage(built());
+    expect(documents.map((d) => [d.fileName, d.mimeType, d.meta?.documentType])).toEqual([
+      ['referral.pdf', 'application/pdf', 'Referral Letter'],
+      ['referral.xml', 'text/xml', 'Referral Letter'],
+      ['ccd.xml', 'text/xml', 'Summarization of Episode Note'],
+      ['phr.xml', 'text/xml', '34133-9'],
+      ['labs.pdf', 'application/pdf', 'Laboratory Report'],
+      ['note.txt', 'text/plain', 'Clinic note without a code'],
+    ]);
+  });
+
+  it('the checks find what is wrong: a slot value past 256 characters, a missing recipient, a hash that does not match', async () => {
+    const files = subset(built());
+    const metadata = Buffer.from(files['METADATA.XML']!).toString('utf8');
+    const long = metadata.replace('<rim:Value>en-US</rim:Value>', `<rim:Value>${'x'.repeat(257)}</rim:Value>`);
+    expect((await ebRimErrors(long)).join('\n')).toMatch(/Value.*(length|facet)/i);
+    const misordered = metadata.replace(/(<rim:Name><rim:LocalizedString value="referral.pdf"\/><\/rim:Name>)(<rim:Classification[^]*?<\/rim:Classification>)/, '$2$1');
+    expect((await ebRimErrors(misordered)).join('\n')).toMatch(/Name.*not expected/);
+    const withoutRecipient = metadata.replace(/<rim:Slot name="intendedRecipient">.*?<\/rim:Slot>/, '');
+    expect(xdmRuleErrors(withoutRecipient, files)).toEqual([expect.stringMatching(/^SubmissionSet: intendedRecipient/)]);
+    expect(xdmRuleErrors(metadata, { ...files, 'labs.pdf': Buffer.from('changed') })).toEqual(['DocumentEntry labs.pdf: hash does not match the file', 'DocumentEntry labs.pdf: size does not match the file']);
   });
 });
 
@@ -124,7 +242,7 @@ describe('an XDM package from another system', () => {
       'IHE_XDM/PKG_A/NOTES.TXT': 'not described in the metadata',
     });
     expect(isXdmPackage(zip)).toBe(true);
-    const { documents, patient } = readXdmPackage(zip);
+    const { documents, patient, unlisted } = readXdmPackage(zip);
     expect(documents).toEqual([
       {
         fileName: 'DOC0001.PDF',
@@ -132,22 +250,38 @@ describe('an XDM package from another system', () => {
         bytes: pdf,
         meta: { documentType: 'Discharge summary', documentDate: '2023-08-17', documentDateType: 'selected', confidentiality: 'Restricted', documentDescription: 'Discharge & follow-up', patient: null },
       },
-      // Present in the subset but not in the metadata: still a document, its type from its name.
-      { fileName: 'NOTES.TXT', mimeType: 'text/plain', bytes: Buffer.from('not described in the metadata'), meta: null },
     ]);
+    // Present in the subset but not in the metadata: not a document.
+    expect(unlisted).toEqual(['NOTES.TXT']);
     expect(patient).toEqual({ lastName: 'Nguyễn', firstName: 'Thi', birthDate: '1970-01-02', gender: 'F', patientIds: [{ id: '4411', root: '1.2.3.4' }], patientId: '4411' });
   });
 
-  it('still yields its files when METADATA.XML is broken', () => {
+  it('yields no documents when METADATA.XML is broken or missing: its files are named as unlisted', () => {
     const zip = zipOf({ 'IHE_XDM/SUBSET01/METADATA.XML': '<SubmitObjectsRequest><ExtrinsicObject', 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf });
-    expect(readXdmPackage(zip)).toEqual({ documents: [{ fileName: 'DOC0001.PDF', mimeType: 'application/pdf', bytes: pdf, meta: null }], patient: null });
+    expect(readXdmPackage(zip)).toEqual({ documents: [], patient: null, unlisted: ['DOC0001.PDF'] });
+    expect(readXdmPackage(zipOf({ 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf }))).toEqual({ documents: [], patient: null, unlisted: ['DOC0001.PDF'] });
   });
 
-  it('never processes a DTD: metadata that declares one (an XXE attempt) is ignored, the files are kept', () => {
+  it('imports only what METADATA.XML lists: a .DS_Store, a __MACOSX fork or a stray file beside the documents is not a document', () => {
+    const built = unzipSync(referralPackage());
+    const zip = zipOf({
+      ...built,
+      'IHE_XDM/.DS_Store': new Uint8Array([0, 0, 0, 1, 66, 117, 100, 49]),
+      'IHE_XDM/SUBSET01/.DS_Store': new Uint8Array([0, 0, 0, 1, 66, 117, 100, 49]),
+      '__MACOSX/IHE_XDM/SUBSET01/._referral.pdf': new Uint8Array([0, 5, 22, 7]),
+      'IHE_XDM/SUBSET01/Thumbs.db': new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]),
+      'IHE_XDM/SUBSET01/extra/notes.txt': 'not listed',
+    });
+    const { documents, unlisted } = readXdmPackage(zip);
+    expect(documents.map((d) => d.fileName)).toEqual(['referral.pdf', 'summary.xml']);
+    expect(unlisted.sort()).toEqual(['.DS_Store', 'Thumbs.db', 'notes.txt']);
+  });
+
+  it('never processes a DTD: metadata that declares one (an XXE attempt) is ignored, its files are not documents', () => {
     const hostile = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>`;
     expect(() => parseXml(hostile)).toThrowError('The XML could not be read: it declares a DTD (DOCTYPE), which is not accepted.');
     const zip = zipOf({ 'IHE_XDM/SUBSET01/METADATA.XML': hostile, 'IHE_XDM/SUBSET01/DOC0001.PDF': pdf });
-    expect(readXdmPackage(zip).documents).toEqual([{ fileName: 'DOC0001.PDF', mimeType: 'application/pdf', bytes: pdf, meta: null }]);
+    expect(readXdmPackage(zip)).toEqual({ documents: [], patient: null, unlisted: ['DOC0001.PDF'] });
   });
 
   it('reads metadata quoting "<!DOCTYPE" in CDATA or "<!ENTITY" in a comment: only a real declaration is refused', () => {
@@ -163,7 +297,7 @@ describe('an XDM package from another system', () => {
       if (error) throw error;
       chunks.push(chunk);
     });
-    for (const [name, content] of [['IHE_XDM/SUBSET01/DOC0001.PDF', pdf], ['IHE_XDM/SUBSET01/DOC0002.XML', ccd]] as const) {
+    for (const [name, content] of [['IHE_XDM/SUBSET01/METADATA.XML', Buffer.from(listing(['DOC0001.PDF', 'DOC0002.XML']))], ['IHE_XDM/SUBSET01/DOC0001.PDF', pdf], ['IHE_XDM/SUBSET01/DOC0002.XML', ccd]] as const) {
       const file = new ZipDeflate(name, { level: 6 });
       zip.add(file);
       file.push(content, true);
@@ -207,7 +341,9 @@ describe('zip bombs and oversized packages', () => {
   });
 
   it('stops inflating an entry that grows past the size it declared (one entry that inflates past the limit)', () => {
-    const lying = declareSize(zeros(20 * 1024 * 1024), 1000);
+    // The lying entry first (declareSize patches the first entry), listed in METADATA.XML so that it is inflated at all.
+    const listed = zipSync({ 'IHE_XDM/SUBSET01/DOC0001.PDF': new Uint8Array(20 * 1024 * 1024), 'IHE_XDM/SUBSET01/METADATA.XML': strToU8(listing(['DOC0001.PDF'])) }, { level: 9 });
+    const lying = declareSize(listed, 1000);
     const started = performance.now();
     let refusal: unknown;
     try {

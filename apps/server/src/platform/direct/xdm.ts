@@ -158,37 +158,46 @@ function metadataOf(bytes: Buffer | undefined): XdmEntry[] {
 }
 
 /**
- * The documents of an XDM package, with what its metadata says about each and about the patient. Every
- * file in a subset folder is a document, described or not; throws an Error with a plain reason when the
- * zip is unreadable, too large, or a zip bomb.
+ * The documents of an XDM package, with what its metadata says about each and about the patient. Only the
+ * files a subset's METADATA.XML lists are documents; throws an Error with a plain reason when the zip is
+ * unreadable, too large, or a zip bomb.
  */
-export function readXdmPackage(zip: Uint8Array): { documents: XdmDocument[]; patient: InboundPatient | null } {
+export function readXdmPackage(zip: Uint8Array): { documents: XdmDocument[]; patient: InboundPatient | null; unlisted: string[] } {
   if (!looksLikeZip(zip)) throw new Error('The XDM package is not a zip file.');
   // A name listed twice is read once: the first one, as unzip tools do.
   const seen = new Set<string>();
   const entries = listEntries(zip).filter((entry) => xdmPath(entry.name) !== null && !seen.has(entry.name) && seen.add(entry.name));
   if (!entries.length) throw new Error(`The zip file is not an XDM package: it has no ${XDM_ROOT} folder.`);
   refuseBombs(entries);
-  const contents = inflateEntries(zip, new Map(entries.map((entry) => [entry.name, entry])));
+  const metadataFiles = entries.filter((entry) => xdmPath(entry.name)!.path.toUpperCase() === 'METADATA.XML');
+  const metadata = inflateEntries(zip, new Map(metadataFiles.map((entry) => [entry.name, entry])));
 
-  const documents: XdmDocument[] = [];
+  // Which entry each described document is, per subset: a file no METADATA.XML lists is never inflated.
+  const described = new Map<string, XdmEntry>();
   let patient: InboundPatient | null = null;
-  const subsets = [...new Set(entries.map((entry) => xdmPath(entry.name)!.subset))];
-  for (const subset of subsets) {
-    const files = entries.map((entry) => ({ name: entry.name, path: xdmPath(entry.name)! })).filter((file) => file.path.subset === subset);
-    const metadataFile = files.find((file) => file.path.path.toUpperCase() === 'METADATA.XML');
-    const described = metadataOf(metadataFile && contents.get(metadataFile.name));
-    const byPath = new Map(described.map((entry) => [entry.uri.replace(/\\/g, '/').replace(/^\.?\//, '').toLowerCase(), entry]));
-    patient ??= described.find((entry) => entry.patient)?.patient ?? null;
-    for (const file of files) {
-      if (file === metadataFile) continue;
-      const entry = byPath.get(file.path.path.toLowerCase()) ?? byPath.get(baseName(file.path.path).toLowerCase());
-      const fileName = cleanFileName(entry?.uri ?? file.path.path) || `document-${documents.length + 1}`;
-      const mimeType = entry?.mimeType ?? detectMimeType(extensionOf(fileName));
-      documents.push({ fileName, mimeType, bytes: contents.get(file.name)!, meta: entry?.meta ?? null });
+  for (const metadataFile of metadataFiles) {
+    const subset = xdmPath(metadataFile.name)!.subset;
+    const listed = metadataOf(metadata.get(metadataFile.name));
+    const byPath = new Map(listed.map((entry) => [entry.uri.replace(/\\/g, '/').replace(/^\.?\//, '').toLowerCase(), entry]));
+    patient ??= listed.find((entry) => entry.patient)?.patient ?? null;
+    for (const entry of entries) {
+      const path = xdmPath(entry.name)!;
+      if (path.subset !== subset || entry === metadataFile) continue;
+      const match = byPath.get(path.path.toLowerCase()) ?? byPath.get(baseName(path.path).toLowerCase());
+      if (match) described.set(entry.name, match);
     }
   }
-  return { documents, patient };
+  // Files METADATA.XML does not list (.DS_Store, Thumbs.db, anything) are refused as documents and named back to the caller.
+  const unlisted = entries.filter((entry) => !metadataFiles.includes(entry) && !described.has(entry.name)).map((entry) => cleanFileName(entry.name));
+  const contents = inflateEntries(zip, new Map(entries.filter((entry) => described.has(entry.name)).map((entry) => [entry.name, entry])));
+
+  const documents: XdmDocument[] = [];
+  for (const [name, entry] of described) {
+    const fileName = cleanFileName(entry.uri) || `document-${documents.length + 1}`;
+    const mimeType = entry.mimeType ?? detectMimeType(extensionOf(fileName));
+    documents.push({ fileName, mimeType, bytes: contents.get(name)!, meta: entry.meta });
+  }
+  return { documents, patient, unlisted };
 }
 
 // ---- building ----
@@ -210,9 +219,13 @@ function packageFileNames(names: string[]): string[] {
 
 /** An XDM package (zip) of the documents, all about the given patient, as one submission set. */
 export function buildXdmPackage(input: {
-  documents: { fileName: string; mimeType: string; bytes: Uint8Array; title?: string; documentType?: string | null; documentDate?: Date | null }[];
+  documents: { fileName: string; mimeType: string; bytes: Uint8Array; title?: string; documentType?: string | null; loincCode?: string | null; documentDate?: Date | null }[];
   patient: InboundPatient | null;
   author?: string;
+  /** The sender's Direct address (the metadata's authorTelecommunication). */
+  authorAddress?: string | null;
+  /** The recipient's Direct address (the metadata's intendedRecipient). */
+  recipient?: string | null;
   sourceId?: string;
 }): Buffer {
   if (!input.documents.length) throw new Error('An XDM package needs at least one document.');
@@ -226,10 +239,13 @@ export function buildXdmPackage(input: {
       bytes: document.bytes,
       title: document.title ?? document.fileName,
       documentType: document.documentType ?? null,
+      loincCode: document.loincCode ?? null,
       documentDate: document.documentDate ?? null,
     })),
     patient: input.patient,
     author,
+    authorAddress: input.authorAddress ?? null,
+    recipient: input.recipient ?? null,
     sourceId: input.sourceId ?? randomOid(),
     now: new Date(),
   });

@@ -21,12 +21,12 @@ export interface OutboundMessage {
   isUrgent: boolean;
   date: Date;
   patient: InboundPatient | null;
-  attachments: { fileName: string; mimeType: string; bytes: Uint8Array; meta: AttachmentMeta | null }[];
+  attachments: { fileName: string; mimeType: string; bytes: Uint8Array; meta: AttachmentMeta | null; loincCode?: string | null }[];
 }
 
 // With a patient, the documents travel as an IHE XDM package (ITI TF-1 §16, which Direct HISPs must read): its
 // metadata carries the patient and each document's type and date, which plain attachments cannot.
-function directAttachments(message: OutboundMessage) {
+function directAttachments(message: OutboundMessage, to: string) {
   if (!message.patient || message.attachments.length === 0) return message.attachments.map((a) => ({ filename: a.fileName, contentType: a.mimeType, content: Buffer.from(a.bytes) }));
   const xdm = buildXdmPackage({
     documents: message.attachments.map((a) => ({
@@ -35,10 +35,13 @@ function directAttachments(message: OutboundMessage) {
       bytes: a.bytes,
       title: a.meta?.documentDescription || a.fileName,
       documentType: a.meta?.documentType ?? null,
+      loincCode: a.loincCode ?? null,
       documentDate: a.meta?.documentDate ? new Date(`${a.meta.documentDate}T00:00:00Z`) : null,
     })),
     patient: message.patient,
     author: message.from,
+    authorAddress: message.from,
+    recipient: to,
   });
   return [{ filename: 'IHE_XDM.zip', contentType: 'application/zip', content: xdm }];
 }
@@ -68,7 +71,7 @@ export async function composeInner(message: OutboundMessage, to: string, message
       // The patient travels in every message that has one, also without documents (no XDM package then).
       ...(message.patient ? { [PATIENT_HEADER]: { prepared: true, value: patientHeaderValue(message.patient) } } : {}),
     },
-    attachments: directAttachments(message),
+    attachments: directAttachments(message, to),
     newline: 'win',
     disableFileAccess: true,
     disableUrlAccess: true,
