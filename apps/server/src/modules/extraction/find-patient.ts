@@ -12,9 +12,9 @@ export type PatientField = keyof ExtractionHits;
 export const PATIENT_FIELDS: readonly PatientField[] = ['first', 'middle', 'last', 'dob', 'gender'];
 
 // Under these confidences a field is left empty: an empty field is better than a wrong one. Chosen on the
-// family corpus (bench/extraction-families.ts prints the thresholds it would choose) so that at most 1 % of
-// returned values are wrong.
-export const MIN_CONFIDENCE: Record<PatientField, number> = { first: 0, middle: 0, last: 0, dob: 0, gender: 0 };
+// family corpus (bench/extraction-families.ts prints the thresholds each held-out fold chooses) so that at most
+// 1 % of returned values are wrong; a name read only after a verb in a sentence (0.5) is never returned.
+export const MIN_CONFIDENCE: Record<PatientField, number> = { first: 0.55, middle: 0.55, last: 0.55, dob: 0.5, gender: 0.55 };
 
 export interface PatientFinding {
   patient: ExtractedPatient;
@@ -34,6 +34,8 @@ interface Candidate {
   confidence: number;
   // Read from narrative words, not a label: only used when no label gives the field.
   weak?: boolean;
+  // Read from a sentence, not a label (even when sure enough to count as one): reported as inferred.
+  words?: boolean;
   // The whole name this value was read with ("first last", lower case): whose value it is.
   person?: string;
 }
@@ -468,22 +470,24 @@ function cueCandidates(text: string, ctx: Context): (Candidate & { at: number })
 const PROSE_NAME = String.raw`(\p{Lu}[\p{L}'’-]*\.?(?:[ \t]+(?:\p{Lu}[\p{L}'’-]*\.?|van|von|de|del|della|di|da|la|le|du|der|den|ter|bin|al)){1,4})`;
 const PROSE_AFTER_VERB = new RegExp(String.raw`\b(?:seeing|see|saw|refer|referring|referred|evaluate|evaluating|evaluated|regarding|concerning|examined|treating)\s+(?:(?:Mr|Mrs|Ms|Miss|Mx)\.?\s+)?${PROSE_NAME}`, 'gu');
 const PROSE_BEFORE_FACTS = new RegExp(
-  String.raw`(?<=^|[\s(])(?:(?:Mr|Mrs|Ms|Miss|Mx)\.?[ \t]+)?${PROSE_NAME},?\s+(?:\(\s*)?(?:(?:is\s+|was\s+)?an?\s+\d{1,3}[- ](?:years?|yrs?|months?)[- ]old|born\b|DOB\b|D\.O\.B\.|date of birth\b)`,
+  String.raw`(?<=^|[\s(])(?:(?:Mr|Mrs|Ms|Miss|Mx)\.?[ \t]+)?${PROSE_NAME}(?:,\s*\(?\s*|[ \t]*\(\s*)(?:(?:is\s+|was\s+)?an?\s+\d{1,3}[- ](?:years?|yrs?|months?)[- ]old|born\b|DOB\b|D\.O\.B\.|date of birth\b)`,
   'gmu',
 );
 function proseNames(text: string): (Candidate & { at: number })[] {
   const out: (Candidate & { at: number })[] = [];
   const flat = text;
-  for (const [re, confidence] of [
-    [PROSE_BEFORE_FACTS, 0.8],
-    [PROSE_AFTER_VERB, 0.7],
+  // A name before an age or a birth date is surer than one after a verb ("I saw Mr. Smith with Mr. Jones"): only
+  // the first outweighs a narrative's other names.
+  for (const [re, confidence, weak] of [
+    [PROSE_BEFORE_FACTS, 0.8, false],
+    [PROSE_AFTER_VERB, 0.5, true],
   ] as const) {
     re.lastIndex = 0;
     for (const m of flat.matchAll(re)) {
       const before = flat.slice(Math.max(0, (m.index ?? 0) - 12), (m.index ?? 0) + m[0].indexOf(m[1]!));
       // "Dr. Bianchi", "Mr. Lee's mother": a clinician or a relative is not the patient.
       if (/\b(?:Dr|Doctor)\.?\s*$/.test(before)) continue;
-      for (const c of nameCandidates(confidence)(m[1]!.replace(/\.$/, ''), 0)) out.push({ ...c, at: (m.index ?? 0) + m[0].indexOf(m[1]!) });
+      for (const c of nameCandidates(confidence)(m[1]!.replace(/\.$/, ''), 0)) out.push({ ...c, weak, words: true, at: (m.index ?? 0) + m[0].indexOf(m[1]!) });
     }
   }
   return out;
@@ -505,7 +509,7 @@ export function findPatient(text: string, today: Date = new Date(), minConfidenc
     const owner = rule.ownsContext ? 'patient' : rule.weak || rule.byHeading ? headingOwner(text, text.lastIndexOf('\n', at - 1) + 1) : ownerAt(text, at);
     // Another person's field is never the patient's; one near "Patient" is a little surer.
     if (owner === 'other') return;
-    for (const c of found) candidates.push({ ...c, confidence: Math.min(1, c.confidence + (owner === 'patient' && !rule.ownsContext ? 0.03 : 0)), weak: rule.weak });
+    for (const c of found) candidates.push({ ...c, confidence: Math.min(1, c.confidence + (owner === 'patient' && !rule.ownsContext ? 0.03 : 0)), weak: rule.weak || c.weak });
   };
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
@@ -520,7 +524,7 @@ export function findPatient(text: string, today: Date = new Date(), minConfidenc
   for (const heading of headingNames(text)) take([heading], heading.at, {});
   for (const cue of cueCandidates(text, ctx)) take([cue], cue.at, {});
   // A name in a sentence has no label to own it: only the heading above can make it someone else's.
-  for (const prose of proseNames(text)) take([prose], prose.at, { byHeading: true });
+  for (const prose of proseNames(text)) take([prose], prose.at, { byHeading: true, weak: prose.weak });
   take(pronounGender(text), 0, { ownsContext: true });
   const patient: ExtractedPatient = { firstName: null, middleName: null, lastName: null, birthDate: null, gender: null };
   const confidence = { first: 0, middle: 0, last: 0, dob: 0, gender: 0 };
@@ -532,15 +536,16 @@ export function findPatient(text: string, today: Date = new Date(), minConfidenc
     const labelled = all.filter((x) => !x.weak);
     const usable = labelled.length ? labelled : all;
     // Groups of compatible values: each scored by its surest candidate, then by how often it is seen.
-    const groups: { value: string; best: number; count: number }[] = [];
+    const groups: { value: string; best: number; count: number; labelled: boolean }[] = [];
     for (const c of usable) {
       const group = groups.find((g) => compatible(g.value, c.value));
       if (!group) {
-        groups.push({ value: c.value, best: c.confidence, count: 1 });
+        groups.push({ value: c.value, best: c.confidence, count: 1, labelled: !c.weak && !c.words });
         continue;
       }
       group.best = Math.max(group.best, c.confidence);
       group.count++;
+      group.labelled ||= !c.weak && !c.words;
       // The full name wins over its initial.
       if (c.value.replace(/\./g, '').length > group.value.replace(/\./g, '').length) group.value = c.value;
     }
@@ -552,7 +557,7 @@ export function findPatient(text: string, today: Date = new Date(), minConfidenc
       conflicting.push(field);
       return null;
     }
-    if (!labelled.length) inferred.push(field);
+    if (!chosen.labelled) inferred.push(field);
     // Seen more than once raises the confidence a little.
     confidence[field] = Math.round(Math.min(labelled.length ? 1 : 0.6, chosen.best + 0.02 * (chosen.count - 1)) * 100) / 100;
     return chosen.value;
@@ -580,6 +585,13 @@ export function findPatient(text: string, today: Date = new Date(), minConfidenc
     if (!c.person) continue;
     const person = personOf(c.person);
     if (!people.some((p) => samePerson(p, person))) people.push(person);
+  }
+  // Below its threshold a field is left empty, its confidence 0 (nothing returned, nothing to trust).
+  const keys: Record<PatientField, keyof ExtractedPatient> = { first: 'firstName', middle: 'middleName', last: 'lastName', dob: 'birthDate', gender: 'gender' };
+  for (const field of PATIENT_FIELDS) {
+    if (patient[keys[field]] === null || confidence[field] >= minConfidence[field]) continue;
+    patient[keys[field]] = null;
+    confidence[field] = 0;
   }
   const order = (fields: PatientField[]) => PATIENT_FIELDS.filter((f) => fields.includes(f));
   return { patient, confidence, conflicts: conflicting.length > 0, conflicting: order(conflicting), inferred: order(inferred), severalPeople: people.length > 1 };
