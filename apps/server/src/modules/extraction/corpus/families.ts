@@ -147,7 +147,6 @@ const CLINICS = ['Harbor View Pediatrics', 'Oakridge Behavioral Health', 'Pine S
 const REASONS = ['ongoing low back pain', 'a new heart murmur', 'poorly controlled asthma', 'memory concerns reported by family', 'a persistent rash on both forearms', 'delayed speech for age', 'elevated liver enzymes', 'recurrent ear infections'];
 const RELATIONS = ['Mother', 'Father', 'Spouse', 'Daughter', 'Son', 'Sister', 'Friend'];
 const phone = (rng: Rng) => `(${rng.int(201, 989)}) ${rng.int(200, 999)}-${String(rng.int(0, 9999)).padStart(4, '0')}`;
-const isoOf = (rng: Rng, year: number) => `${year}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`;
 
 // The letter's date: every age in it is counted to this day.
 const LETTER_YEAR = 2025;
