@@ -8,12 +8,14 @@ import { tesseractOcr, terminateOcr } from '../apps/server/src/modules/extractio
 import { wrap } from '../apps/server/src/modules/extraction/corpus/layouts.ts';
 import { scannedPdf } from '../apps/server/src/modules/extraction/scanned-page.ts';
 import { corpusBenchmarks } from './extraction-corpus.ts';
+import { familyBenchmarks } from './extraction-families.ts';
 import { sized, TINY } from './size.ts';
 
 // Patient extraction accuracy and time: ud-sample.pdf, and PDFs rendered here from the header of each
 // C-CDA fixture (the header's recordTarget is the truth) in three label styles, plus a scanned (image
 // only, OCR) version of each. The baseline is bare pdfjs text extraction of the same PDFs in this run.
-// Then the project's extraction corpus with its per-field accuracy, wrong-value and empty rates (extraction-corpus.ts).
+// Then the project's extraction corpus with its per-field accuracy, wrong-value and empty rates (extraction-corpus.ts),
+// and leave-one-family-out on random layout families (extraction-families.ts).
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures');
 const FIELDS = ['firstName', 'middleName', 'lastName', 'birthDate', 'gender'] as const;
@@ -161,6 +163,8 @@ export async function extractionBenchmarks(): Promise<string[]> {
       ...(await score('text layer (ud-sample.pdf + C-CDA headers, 3 styles)', text)),
       ...(await score('scanned, OCR (C-CDA headers)', scanned)),
       ...(await corpusBenchmarks()),
+      // Beside the own corpus's figure: the same extractor on layout families it was not written from, each held out.
+      ...(await familyBenchmarks()),
     ];
   } finally {
     await terminateOcr();

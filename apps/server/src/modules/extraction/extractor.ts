@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { getDocument, ImageKind, OPS, VerbosityLevel, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MAX_IMAGE_PIXELS } from '@clinicrelay/contracts/attachments.ts';
 import type { ExtractionHits } from '../../db/schema/intake.ts';
-import { findPatient, PATIENT_FIELDS } from './find-patient.ts';
+import { findPatient, isCueLabel, PATIENT_FIELDS, type PatientField } from './find-patient.ts';
 import { nothingFound, unreadable, type ExtractionResult } from './extract-in-worker.ts';
 import { tesseractOcr, type OcrEngine, type OcrPage, type OcrWord } from './ocr.ts';
 
@@ -19,6 +19,8 @@ export interface ExtractOptions {
   // OCR is the slow part: only pages among the first few are read by it.
   maxOcrPages?: number;
   today?: Date;
+  // Below these a field is left empty (the bench passes zeros to see every value with its confidence).
+  minConfidence?: Record<PatientField, number>;
 }
 
 export const MAX_OCR_PAGES = 3;
@@ -127,9 +129,11 @@ const BARE_LABEL =
 // Words of a table's or a form's column headings; a row of cells that all have one (no digits, few words) is a label row.
 const HEADING_WORD =
   /\b(?:name|dob|birth|sex|gender|age|mrn|id|no|number|account|acct|accession|collected|received|reported|specimen|ordering|provider|physician|doctor|location|room|date|visit|encounter|phone|telephone|address|ssn|insurance|status|test|result|units|reference|range|flag|member|group|policy|insured|relationship|city|state|zip|signature|mi|race|ethnicity|language)\b|#/i;
+// A label by its words ("Client", "Birthdate", "Sex (M/F)"), not only by the list above.
+const bareLabel = (text: string) => BARE_LABEL.test(text) || isCueLabel(text);
 const isLabelCell = (cell: Cell) => {
   const text = cell.text.replace(/^\d{1,2}[a-z]?\.\s*/, '');
-  return BARE_LABEL.test(cell.text) || (HEADING_WORD.test(text) && !/\d/.test(text.replace(/\([^)]*\)/g, '')) && text.split(/\s+/).length <= 8);
+  return bareLabel(cell.text) || (HEADING_WORD.test(text) && !/\d/.test(text.replace(/\([^)]*\)/g, '')) && text.split(/\s+/).length <= 8);
 };
 // A row of format hints under a label ("MM DD YY", "mm/dd/yyyy"): the values are in the row after it.
 const FORMAT_HINT = /^(?:[MDY]{2,4}[\s/.|-]*)+$/i;
@@ -144,12 +148,12 @@ export function columnPairs(rows: Cell[][]): string[] {
     // Only a row of labels is read by column: "Patient Name    Jane Public" has its value beside the label.
     // One cell may be a word no label list has (an OCR misreading like "Phane") when two others are patient labels.
     const others = row.filter((cell) => !isLabelCell(cell));
-    const oneUnknownWord = others.length === 1 && /^\p{L}+$/u.test(others[0]!.text) && row.filter((cell) => BARE_LABEL.test(cell.text)).length >= 2;
+    const oneUnknownWord = others.length === 1 && /^\p{L}+$/u.test(others[0]!.text) && row.filter((cell) => bareLabel(cell.text)).length >= 2;
     if (others.length && !oneUnknownWord) return;
     // "Name:  Chen, Wei" has its value beside it in the row: only labels without one are read by column.
     const labels = row
       .map((cell, i) => ({ cell, i }))
-      .filter(({ cell, i }) => BARE_LABEL.test(cell.text) && !(cell.text.endsWith(':') && row[i + 1] && !BARE_LABEL.test(row[i + 1]!.text)));
+      .filter(({ cell, i }) => bareLabel(cell.text) && !(cell.text.endsWith(':') && row[i + 1] && !bareLabel(row[i + 1]!.text)));
     if (!labels.length) return;
     // The values: the next row within two lines' height, past a row of format hints.
     let below = rows[r + 1];
@@ -163,7 +167,7 @@ export function columnPairs(rows: Cell[][]): string[] {
       const from = cell.x - size;
       const to = next ? next.x - size * 0.5 : Infinity;
       // A cell that is itself "Label: value" is no value of the label above it.
-      const values = below.filter((v) => v.x >= from && v.x < to && !BARE_LABEL.test(v.text) && !/^[^:]{1,40}:(?:\s|$)/.test(v.text));
+      const values = below.filter((v) => v.x >= from && v.x < to && !bareLabel(v.text) && !/^[^:]{1,40}:(?:\s|$)/.test(v.text));
       if (values.length) pairs.push(`${cell.text.replace(/\s*:$/, '')}: ${values.map((v) => v.text).join(' ')}`);
     }
     if (!pairs.length) return;
@@ -507,7 +511,7 @@ export async function extractPatient(bytes: Uint8Array, options: ExtractOptions)
   }
   const text = read.pages.join('\n\f\n');
   if (countChars(text) === 0) return { ...nothing, elapsedMs: elapsed(), noText: true, error: read.ocrFailed, ocrPages: read.ocrPages };
-  const found = findPatient(text, options.today);
+  const found = findPatient(text, options.today, options.minConfidence);
   const hits: ExtractionHits = {
     first: !!found.patient.firstName,
     middle: !!found.patient.middleName,

@@ -11,6 +11,11 @@ import type { ExtractedPatient, ExtractionHits } from '../../db/schema/intake.ts
 export type PatientField = keyof ExtractionHits;
 export const PATIENT_FIELDS: readonly PatientField[] = ['first', 'middle', 'last', 'dob', 'gender'];
 
+// Under these confidences a field is left empty: an empty field is better than a wrong one. Chosen on the
+// family corpus (bench/extraction-families.ts prints the thresholds each held-out fold chooses) so that at most
+// 1 % of returned values are wrong; a name read only after a verb in a sentence (0.5) is never returned.
+export const MIN_CONFIDENCE: Record<PatientField, number> = { first: 0.55, middle: 0.55, last: 0.55, dob: 0.5, gender: 0.55 };
+
 export interface PatientFinding {
   patient: ExtractedPatient;
   confidence: Record<PatientField, number>;
@@ -29,6 +34,8 @@ interface Candidate {
   confidence: number;
   // Read from narrative words, not a label: only used when no label gives the field.
   weak?: boolean;
+  // Read from a sentence, not a label (even when sure enough to count as one): reported as inferred.
+  words?: boolean;
   // The whole name this value was read with ("first last", lower case): whose value it is.
   person?: string;
 }
@@ -117,7 +124,7 @@ const NAME_TOKEN = /^\p{L}[\p{L}'’-]*\.?$/u;
 
 // Where a name value ends: a wide gap (a column), a line end, a dash ("Hernández, Luis — D.O.B."), or the next label.
 const NEXT_LABEL =
-  /\s{2,}|\t|\n|\s*[—–]\s*|\s-\s|\s*\(|\s(?=(?:DOB|D\.O\.B|Sex|Gender|Age|MRN|SSN)\b)|\s(?=(?:Date of Birth|Birth ?Date|Birthdate|Medical Record|MR|Patient ID|Pt ID|ID|Acct|Account|Phone|Tel|Address|DOS|Date of Service|Admit|Visit|Encounter|Room|Provider|Physician|Attending|Referring|Insurance|Race)\s*(?:[:#]|No\b))/i;
+  /\s{2,}|\t|\n|\s*[—–]\s*|\s-\s|\s*\(|\s(?=[A-Za-z.]+\s*#)|\s(?=(?:DOB|D\.O\.B|Sex|Gender|Age|MRN|SSN)\b)|\s(?=(?:Date of Birth|Birth ?Date|Birthdate|Medical Record|MR|Patient ID|Pt ID|ID|Acct|Account|Phone|Tel|Address|DOS|Date of Service|Admit|Visit|Encounter|Room|Provider|Physician|Attending|Referring|Insurance|Race)\s*(?:[:#]|No\b))/i;
 
 function titleCase(token: string): string {
   if (token.length < 2 || token !== token.toUpperCase()) return token;
@@ -288,7 +295,7 @@ const RULES: LabelRule[] = [
     read: birthDate(0.95, 0.5),
   },
   { re: /\bBorn(?:\s+on)?\s*:?\s*/gi, read: birthDate(0.8, 0) },
-  { re: /\b(?:Administrative\s+)?(?:Sex|Gender)(?:\s*\/\s*(?:Sex|Gender))?\s*:\s*/gi, read: gender(0.95) },
+  { re: /\b(?:Administrative\s+|Legal\s+)?(?:Sex|Gender)(?:\s*\/\s*(?:Sex|Gender)|\s+Identity)?(?:\s*\(M\/F\))?\s*:\s*/gi, read: gender(0.95) },
   { re: /\b(?:Sex|Gender)[ \t]+(?=\S)/gi, read: gender(0.75) },
   // Narrative: "a 56-year-old white male", "is a pleasant woman".
   {
@@ -332,6 +339,8 @@ function headingOwner(text: string, lineStart: number, column = 0): Owner {
     if (!line || line.length > 60 || /\d/.test(line) || /:\s*\S/.test(line) || ORGANIZATION.test(line)) continue;
     // A heading in columns ("PATIENT    REFERRING PROVIDER", "TO    FROM"): the cell above the label's column.
     const cells = [...raw.matchAll(/\S+(?: \S+)*/g)];
+    // "REFERRED BY   Michael Reyes, MD" is a label and its value, no heading.
+    if (cells.slice(1).some((c) => c[0].includes(',') || parseName(c[0]))) continue;
     const cell = cells.filter((c) => (c.index ?? 0) <= column).at(-1)?.[0] ?? cells[0]![0];
     const whose = ownerOfHeading(cells.length > 1 ? cell : line);
     if (whose !== 'none') return whose;
@@ -341,7 +350,7 @@ function headingOwner(text: string, lineStart: number, column = 0): Owner {
 
 // An unlabelled heading: a line that is only a name, followed by a DOB or MRN line ("JOHNSON, EMILY R" /
 // "DOB: 02/03/2015  MRN: 4411"), near the top of a page.
-const FOLLOWS_HEADING = /^\s*(?:DOB|D\.O\.B|Date\s+of\s+Birth|Birth\s*Date|MRN|Medical\s+Record|Patient\s+ID|Age|Sex|Gender)\b/i;
+const FOLLOWS_HEADING = /^\s*(?:DOB|D\.O\.B|Date\s+of\s+Birth|Birth\s*Date|Born|MRN|Medical\s+Record|Patient\s+ID|Age|Sex|Gender)\b/i;
 function headingNames(text: string): (Candidate & { at: number })[] {
   const out: (Candidate & { at: number })[] = [];
   let at = 0;
@@ -354,7 +363,9 @@ function headingNames(text: string): (Candidate & { at: number })[] {
       const { line, i } = filled[k]!;
       const cell = line.trim().split(/\s{2,}|\t/)[0]!;
       // A physician's line ("Dr. John Carter", "John Carter, MD") is not the patient's heading.
-      if (/[:\d]/.test(cell) || /^(?:dr|doctor)\b|,\s*(?:md|do|np|pa|rn|phd)\b/i.test(cell) || !FOLLOWS_HEADING.test(filled[k + 1]!.line)) continue;
+      // The next line, or the rest of this one (a page header "NAME   DOB: …"), says whose heading it is.
+      const rest = line.trim().slice(cell.length).trim();
+      if (/[:\d]/.test(cell) || /^(?:dr|doctor)\b|,\s*(?:md|do|np|pa|rn|phd)\b/i.test(cell) || !(FOLLOWS_HEADING.test(filled[k + 1]!.line) || (rest && FOLLOWS_HEADING.test(rest)))) continue;
       const name = parseName(cell);
       if (!name) continue;
       const c = { at: starts[i]!, confidence: 0.7, person: personKey(name) };
@@ -383,15 +394,122 @@ function compatible(a: string, b: string): boolean {
   return (x.length === 1 && y.startsWith(x)) || (y.length === 1 && x.startsWith(y));
 }
 
-export function findPatient(text: string, today: Date = new Date()): PatientFinding {
+// ---- Cue-scored candidates (issue 28 §4): labels read by what their words say, not by a list of layouts ----
+
+// What a label's words say: whom it is about and which field it asks for. A label is a few words before a
+// colon, a dash or a column gap; its value follows it in the cell, in the next cell, or on the next line.
+const PATIENT_CUE = /\b(?:patient|pt|client|member|resident|student|child|camper|individual|participant|consumer|beneficiary|enrollee|infant|youth|applicant|re|regarding|subject)\b/i;
+const NAME_CUE = /\bname\b/i;
+const DOB_CUE = /\b(?:dob|d\.\s?o\.\s?b\.?|date\s+of\s+birth|birth\s*date|birthdate|born|birthday)(?=\W|$)/i;
+const SEX_CUE = /(?:\b(?:sex|gender)\b|^m\s*\/\s*f$)/i;
+// Words that make a label someone else's, or a date other than the birth date.
+const OTHER_CUE =
+  /\b(?:interpreter|translator|therapist|teacher|kin|emergency|contact|relationship|relation|cc|dictated|reviewed|witness|manager|worker|counselor|coordinator|primary|treating|dr|visit|service|letter|printed|signed|chart|mrn|phone|fax|tel|email|address|insurance|employer|school|pharmacy|facility|agency|practice|clinic|attn|to|from|by|party)\b/i;
+const LABEL_TEXT = /^[\p{L}][\p{L} .'’/()#&-]{0,40}$/u;
+const isLabelWords = (label: string) => LABEL_TEXT.test(label) && label.split(/\s+/).length <= 6;
+
+// The label's kind and how sure a value after it is the patient's (0: not a patient label).
+function labelKind(label: string): { field: 'name' | 'dob' | 'gender'; confidence: number } | null {
+  const words = label.replace(/[:.]+$/, '').trim();
+  if (!isLabelWords(words) || OTHER_PERSON.test(words) || OTHER_CUE.test(words.replace(/\b(?:date\s+of\s+birth|birth\s*date)\b/i, ''))) return null;
+  if (DOB_CUE.test(words)) return { field: 'dob', confidence: 0.9 };
+  if (SEX_CUE.test(words)) return { field: 'gender', confidence: 0.9 };
+  if (PATIENT_CUE.test(words)) return { field: 'name', confidence: NAME_CUE.test(words) || /\bpatient\b/i.test(words) ? 0.9 : /\b(?:re|regarding)\b/i.test(words) ? 0.8 : 0.85 };
+  if (/^name$/i.test(words)) return { field: 'name', confidence: 0.7 };
+  return null;
+}
+
+// A label with no value of its own, alone in its cell: "Client", "DATE OF BIRTH", "Sex (M/F)".
+export const isCueLabel = (cell: string) => labelKind(cell.replace(/\s*[:-]$/, '')) !== null;
+
+function readValue(kind: 'name' | 'dob' | 'gender', value: string, confidence: number, ctx: Context): Candidate[] {
+  if (kind === 'dob') {
+    const date = dateAt(value, 0, ctx, 4);
+    return date ? [{ field: 'dob', value: date, confidence }] : [];
+  }
+  if (kind === 'gender') return gender(confidence)(value, 0);
+  return nameCandidates(confidence)(value, 0);
+}
+
+// Every "label: value", "label - value", "label  value" and label-over-value pair whose label's words name a
+// patient field, wherever it is on the page.
+function cueCandidates(text: string, ctx: Context): (Candidate & { at: number })[] {
+  const out: (Candidate & { at: number })[] = [];
+  const lines = text.split('\n');
+  let offset = 0;
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l]!;
+    const cells = [...line.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ text: m[0], at: offset + (m.index ?? 0) }));
+    cells.forEach((cell, i) => {
+      const inCell = /^([^:]{1,44}?)\s*(?::|\s[-–—])\s*(.*)$/.exec(cell.text);
+      const label = inCell ? inCell[1]! : cell.text;
+      const kind = labelKind(label);
+      if (!kind) return;
+      // The value: after the separator, else the next cell, else (a stacked form) the next line when it is only a value.
+      let value = inCell?.[2]?.trim() ?? '';
+      let confidence = kind.confidence;
+      if (!value) value = cells[i + 1]?.text ?? '';
+      if (!value && i === cells.length - 1) {
+        const next = (lines[l + 1] ?? '').trim();
+        const nextCell = next.split(/\s{2,}/)[0] ?? '';
+        if (nextCell && !/:/.test(nextCell) && !isCueLabel(nextCell)) value = nextCell;
+        confidence -= 0.05;
+      }
+      if (!value || isCueLabel(value)) return;
+      for (const c of readValue(kind.field, value, confidence, ctx)) out.push({ ...c, at: cell.at });
+    });
+    offset += line.length + 1;
+  }
+  return out;
+}
+
+// Run-in prose: "Thank you for seeing Ms. Ana Ruiz, a 47-year-old woman born 3 March 1978", "I am writing to
+// refer Mei Washington, born on 10/26/1940", "Jon Ames (DOB 1/2/1990) was seen". A name right after a verb
+// of referral, or right before an age or a birth date, is the patient's.
+// Its words on one line: a line break before it is no part of it ("…, PA-C" / "Jean-Luc Løvås, a 33-year-old").
+const PROSE_NAME = String.raw`(\p{Lu}[\p{L}'’-]*\.?(?:[ \t]+(?:\p{Lu}[\p{L}'’-]*\.?|van|von|de|del|della|di|da|la|le|du|der|den|ter|bin|al)){1,4})`;
+const PROSE_AFTER_VERB = new RegExp(String.raw`\b(?:seeing|see|saw|refer|referring|referred|evaluate|evaluating|evaluated|regarding|concerning|examined|treating)\s+(?:(?:Mr|Mrs|Ms|Miss|Mx)\.?\s+)?${PROSE_NAME}`, 'gu');
+const PROSE_BEFORE_FACTS = new RegExp(
+  String.raw`(?<=^|[\s(])(?:(?:Mr|Mrs|Ms|Miss|Mx)\.?[ \t]+)?${PROSE_NAME}(?:,\s*\(?\s*|[ \t]*\(\s*)(?:(?:is\s+|was\s+)?an?\s+\d{1,3}[- ](?:years?|yrs?|months?)[- ]old|born\b|DOB\b|D\.O\.B\.|date of birth\b)`,
+  'gmu',
+);
+function proseNames(text: string): (Candidate & { at: number })[] {
+  const out: (Candidate & { at: number })[] = [];
+  const flat = text;
+  // A name before an age or a birth date is surer than one after a verb ("I saw Mr. Smith with Mr. Jones"): only
+  // the first outweighs a narrative's other names.
+  for (const [re, confidence, weak] of [
+    [PROSE_BEFORE_FACTS, 0.8, false],
+    [PROSE_AFTER_VERB, 0.5, true],
+  ] as const) {
+    re.lastIndex = 0;
+    for (const m of flat.matchAll(re)) {
+      const before = flat.slice(Math.max(0, (m.index ?? 0) - 12), (m.index ?? 0) + m[0].indexOf(m[1]!));
+      // "Dr. Bianchi", "Mr. Lee's mother": a clinician or a relative is not the patient.
+      if (/\b(?:Dr|Doctor)\.?\s*$/.test(before)) continue;
+      for (const c of nameCandidates(confidence)(m[1]!.replace(/\.$/, ''), 0)) out.push({ ...c, weak, words: true, at: (m.index ?? 0) + m[0].indexOf(m[1]!) });
+    }
+  }
+  return out;
+}
+
+// The pronouns of a letter's narrative: all "she/her" or all "he/his", several times, is the patient's gender.
+function pronounGender(text: string): Candidate[] {
+  const she = (text.match(/\b(?:she|her|hers|herself)\b/gi) ?? []).length;
+  const he = (text.match(/\b(?:he|him|his|himself)\b/gi) ?? []).length;
+  if ((she && he) || she + he < 2) return [];
+  return [{ field: 'gender', value: she ? 'F' : 'M', confidence: Math.min(0.6, 0.5 + 0.03 * (she + he)), weak: true }];
+}
+
+export function findPatient(text: string, today: Date = new Date(), minConfidence: Record<PatientField, number> = MIN_CONFIDENCE): PatientFinding {
   const ctx: Context = { today, order: dateOrderOf(text) };
   const candidates: Candidate[] = [];
-  const take = (found: Candidate[], at: number, rule: { ownsContext?: boolean; weak?: boolean }) => {
+  const take = (found: Candidate[], at: number, rule: { ownsContext?: boolean; weak?: boolean; byHeading?: boolean }) => {
     // A sentence ("Thank you for referring Mr. …") has no label to own: narrative words are judged by the heading above only.
-    const owner = rule.ownsContext ? 'patient' : rule.weak ? headingOwner(text, text.lastIndexOf('\n', at - 1) + 1) : ownerAt(text, at);
+    const owner = rule.ownsContext ? 'patient' : rule.weak || rule.byHeading ? headingOwner(text, text.lastIndexOf('\n', at - 1) + 1) : ownerAt(text, at);
     // Another person's field is never the patient's; one near "Patient" is a little surer.
     if (owner === 'other') return;
-    for (const c of found) candidates.push({ ...c, confidence: Math.min(1, c.confidence + (owner === 'patient' && !rule.ownsContext ? 0.03 : 0)), weak: rule.weak });
+    for (const c of found) candidates.push({ ...c, confidence: Math.min(1, c.confidence + (owner === 'patient' && !rule.ownsContext ? 0.03 : 0)), weak: rule.weak || c.weak });
   };
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
@@ -404,6 +522,10 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
   }
   for (const box of checkboxGender(text)) take([{ field: 'gender', value: box.value, confidence: 0.85 }], box.at, {});
   for (const heading of headingNames(text)) take([heading], heading.at, {});
+  for (const cue of cueCandidates(text, ctx)) take([cue], cue.at, {});
+  // A name in a sentence has no label to own it: only the heading above can make it someone else's.
+  for (const prose of proseNames(text)) take([prose], prose.at, { byHeading: true, weak: prose.weak });
+  take(pronounGender(text), 0, { ownsContext: true });
   const patient: ExtractedPatient = { firstName: null, middleName: null, lastName: null, birthDate: null, gender: null };
   const confidence = { first: 0, middle: 0, last: 0, dob: 0, gender: 0 };
   const conflicting: PatientField[] = [];
@@ -414,15 +536,16 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
     const labelled = all.filter((x) => !x.weak);
     const usable = labelled.length ? labelled : all;
     // Groups of compatible values: each scored by its surest candidate, then by how often it is seen.
-    const groups: { value: string; best: number; count: number }[] = [];
+    const groups: { value: string; best: number; count: number; labelled: boolean }[] = [];
     for (const c of usable) {
       const group = groups.find((g) => compatible(g.value, c.value));
       if (!group) {
-        groups.push({ value: c.value, best: c.confidence, count: 1 });
+        groups.push({ value: c.value, best: c.confidence, count: 1, labelled: !c.weak && !c.words });
         continue;
       }
       group.best = Math.max(group.best, c.confidence);
       group.count++;
+      group.labelled ||= !c.weak && !c.words;
       // The full name wins over its initial.
       if (c.value.replace(/\./g, '').length > group.value.replace(/\./g, '').length) group.value = c.value;
     }
@@ -434,7 +557,7 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
       conflicting.push(field);
       return null;
     }
-    if (!labelled.length) inferred.push(field);
+    if (!chosen.labelled) inferred.push(field);
     // Seen more than once raises the confidence a little.
     confidence[field] = Math.round(Math.min(labelled.length ? 1 : 0.6, chosen.best + 0.02 * (chosen.count - 1)) * 100) / 100;
     return chosen.value;
@@ -448,9 +571,10 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
   // "Mr." / "Ms." before the patient's own last name gives the gender in words.
   const lastNames = patient.lastName ? [patient.lastName] : [...new Set(candidates.filter((c) => c.field === 'last' && !c.weak).map((c) => c.value))];
   for (const m of text.matchAll(/\b(Mr|Mrs|Ms|Miss)\.?\s+((?:\p{L}[\p{L}'’.-]*\s+){0,3}\p{L}[\p{L}'’-]*)/gu)) {
-    const words = m[2]!.split(/\s+/).map((w) => w.toLowerCase());
+    const words = ` ${m[2]!.split(/\s+/).join(' ').toLowerCase()} `;
     const names = lastNames.length ? lastNames : candidates.filter((c) => c.field === 'last').map((c) => c.value);
-    if (!names.some((n) => words.includes(n.toLowerCase()))) continue;
+    // A surname of several words ("Van Buren") is looked for whole.
+    if (!names.some((n) => words.includes(` ${n.toLowerCase()} `) || words.includes(` ${n.toLowerCase()}'`))) continue;
     candidates.push({ field: 'gender', value: m[1]!.toLowerCase() === 'mr' ? 'M' : 'F', confidence: 0.55, weak: true });
   }
   patient.birthDate = choose('dob', candidates);
@@ -461,6 +585,13 @@ export function findPatient(text: string, today: Date = new Date()): PatientFind
     if (!c.person) continue;
     const person = personOf(c.person);
     if (!people.some((p) => samePerson(p, person))) people.push(person);
+  }
+  // Below its threshold a field is left empty, its confidence 0 (nothing returned, nothing to trust).
+  const keys: Record<PatientField, keyof ExtractedPatient> = { first: 'firstName', middle: 'middleName', last: 'lastName', dob: 'birthDate', gender: 'gender' };
+  for (const field of PATIENT_FIELDS) {
+    if (patient[keys[field]] === null || confidence[field] >= minConfidence[field]) continue;
+    patient[keys[field]] = null;
+    confidence[field] = 0;
   }
   const order = (fields: PatientField[]) => PATIENT_FIELDS.filter((f) => fields.includes(f));
   return { patient, confidence, conflicts: conflicting.length > 0, conflicting: order(conflicting), inferred: order(inferred), severalPeople: people.length > 1 };

@@ -1,5 +1,5 @@
 import jpeg from 'jpeg-js';
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, rgb, StandardFonts } from 'pdf-lib';
+import { concatTransformationMatrix, drawObject, PDFDocument, type PDFFont, type PDFPage, popGraphicsState, pushGraphicsState, rgb, StandardFonts } from 'pdf-lib';
 import { typedPage } from '../scanned-page.ts';
 import type { Row } from './layouts.ts';
 import type { Rng } from './people.ts';
@@ -18,11 +18,18 @@ async function newPdf(): Promise<PDFDocument> {
   return pdf;
 }
 
-export async function textPdf(rows: Row[]): Promise<Uint8Array> {
+export const textPdf = (rows: Row[]) => textPdfPages([rows]);
+
+// Several pages of rows (a letter whose header and footer repeat on every page).
+export async function textPdfPages(pages: Row[][]): Promise<Uint8Array> {
   const pdf = await newPdf();
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const page = pdf.addPage([612, 792]);
+  for (const rows of pages) drawRows(pdf.addPage([612, 792]), rows, regular, bold);
+  return pdf.save();
+}
+
+function drawRows(page: PDFPage, rows: Row[], regular: PDFFont, bold: PDFFont): void {
   let y = 750;
   for (const r of rows) {
     y -= r.gap ?? 15;
@@ -35,7 +42,6 @@ export async function textPdf(rows: Row[]): Promise<Uint8Array> {
     }
     if (r.rule) page.drawLine({ start: { x: 54, y: y - 5 }, end: { x: 558, y: y - 5 }, thickness: 0.8 });
   }
-  return pdf.save();
 }
 
 // A row as one typed line: each cell starts near its x (in characters of a 10-point face), or after a wide gap.
