@@ -1,4 +1,4 @@
-import { findEncryptionCertificate, findSigningCertificate, type DirectCertificate } from '../../modules/certificates/service.ts';
+import { findDecryptionCertificates, type DirectCertificate } from '../../modules/certificates/service.ts';
 import { findAnchors } from '../../modules/trust-anchors/service.ts';
 import { headerValue, readEntity, unwrapMessage, type MimeEntity } from '../../platform/direct/mime-entity.ts';
 import { decryptEntity, encryptEntity, SmimeError, signEntity, toCrlf, verifySignedEntity, type ContentCipher } from '../../platform/direct/smime.ts';
@@ -86,13 +86,13 @@ const addressIn = (value: string | null) => {
 };
 
 /**
- * Opens a Direct message sent to a hosted address: decrypts it with that address's certificate, verifies the
+ * Opens a Direct message sent to a hosted address: decrypts it with whichever key of the address or its domain it names, verifies the
  * signature on the raw signed bytes, and trusts the signer only with a chain to an incoming anchor of the
  * recipient's domain, valid dates, strong keys and digests, not revoked, and naming the sender (From) or its domain.
  */
 export async function openMessage(deps: DirectDeps, raw: Uint8Array, recipient: string): Promise<OpenedMessage | Refusal> {
-  const [encryption, signing] = await Promise.all([findEncryptionCertificate(deps, recipient), findSigningCertificate(deps, recipient)]);
-  const keys = [encryption, signing].filter((c): c is DirectCertificate => !!c).map((c) => ({ certificate: c.der, privateKey: c.privateKey }));
+  // Every key of the address, then of its domain (a rollover, a domain-bound certificate): the RecipientInfos choose.
+  const keys = (await findDecryptionCertificates({ ...deps, graceDays: deps.config.decryptGraceDays }, recipient)).map((c) => ({ certificate: c.der, privateKey: c.privateKey }));
   if (keys.length === 0) return refuse('4.7.5', `This HISP has no certificate for ${recipient}.`);
   let decrypted: Awaited<ReturnType<typeof decryptEntity>>;
   let verified: Awaited<ReturnType<typeof verifySignedEntity>>;
