@@ -2,6 +2,7 @@ import { findDecryptionCertificates, type DirectCertificate } from '../../module
 import { findAnchors } from '../../modules/trust-anchors/service.ts';
 import { headerValue, readEntity, unwrapMessage, type MimeEntity } from '../../platform/direct/mime-entity.ts';
 import { decryptEntity, encryptEntity, SmimeError, signEntity, toCrlf, verifySignedEntity, type ContentCipher } from '../../platform/direct/smime.ts';
+import { completeChain } from '../../platform/direct/issuers.ts';
 import { matchesAddress, verifyChain } from '../../platform/direct/trust.ts';
 import { domainOf, type DirectDeps } from './direct-deps.ts';
 import { revocationProblem } from './recipients.ts';
@@ -115,10 +116,12 @@ export async function openMessage(deps: DirectDeps, raw: Uint8Array, recipient: 
   if (!from) return refuse('5.7.7', 'The message does not name its sender (From).');
 
   const anchors = await findAnchors(deps.db, { domain: domainOf(recipient), direction: 'incoming' });
-  const trust = verifyChain(verified.signer, anchors, deps.now(), verified.certificates);
-  if (!trust.ok) return refuse('5.7.7', `The sender’s certificate is not trusted: ${trust.reason}`);
+  // An intermediate the message does not carry is fetched from the signer's AIA caIssuers URL (DCDT D18).
+  const { intermediates, problems } = await completeChain(deps.issuers, verified.signer, anchors, verified.certificates);
+  const trust = verifyChain(verified.signer, anchors, deps.now(), intermediates);
+  if (!trust.ok) return refuse('5.7.7', [`The sender’s certificate is not trusted: ${trust.reason}`, ...problems].join(' '));
   if (!matchesAddress(verified.signer, from)) return refuse('5.7.7', `The sender’s certificate is not issued for ${from} or its domain.`);
-  const revoked = await revocationProblem(deps, verified.signer, anchors, verified.certificates);
+  const revoked = await revocationProblem(deps, verified.signer, anchors, intermediates);
   if (revoked) return refuse('5.7.7', `The sender’s certificate is not trusted: ${revoked}`);
   return {
     ok: true,
