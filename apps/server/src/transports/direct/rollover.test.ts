@@ -53,7 +53,7 @@ describe('more than one certificate per address or domain (issue 28 §1)', () =>
       payload: Buffer.from(await request.arrayBuffer()),
     });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { version: number };
+    return res.json<{ version: number }>();
   }
 
   // What the sending HISP puts on the wire: signed by the sender, encrypted to the certificate it found for Lakeside.
