@@ -146,6 +146,12 @@ const schema = z.object({
   DIRECT_STRICT_MODE: z.enum(['true', 'false']).default('true'),
   DIRECT_CONTENT_CIPHER: z.enum(['aes-128-cbc', 'aes-256-cbc']).default('aes-256-cbc'),
   DIRECT_MAX_MESSAGE_MB: z.coerce.number().int().min(1).max(200).default(50),
+  // Issue 28 §1: how long after a certificate of ours expires (or a re-import replaced it and it then expired) a message
+  // encrypted to it is still opened: senders cache certificates and SMTP queues retry for up to 5 days (RFC 5321 §4.5.4.1).
+  DIRECT_DECRYPT_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  // Issue 28 §1 (DCDT D18): a missing intermediate is fetched from the certificate's AIA caIssuers URL (http only);
+  // never from a private or loopback address unless this is 'true' (tests on loopback, a private PKI inside the network).
+  DIRECT_AIA_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   // Issue 26: the SMTP listener's open connections in all and from one client address, and how long an idle one stays.
   DIRECT_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(100),
   DIRECT_SMTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(10),
@@ -229,6 +235,10 @@ export interface DirectConfig {
   strictMode: boolean;
   contentCipher: 'aes-128-cbc' | 'aes-256-cbc';
   maxMessageBytes: number;
+  // Days an expired certificate of ours still decrypts (DIRECT_DECRYPT_GRACE_DAYS).
+  decryptGraceDays: number;
+  // AIA caIssuers fetches may reach private and loopback addresses.
+  aiaAllowPrivate: boolean;
   maxConnections: number;
   maxConnectionsPerClient: number;
   idleTimeoutMs: number;
@@ -327,6 +337,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       strictMode: e.DIRECT_STRICT_MODE === 'true',
       contentCipher: e.DIRECT_CONTENT_CIPHER,
       maxMessageBytes: e.DIRECT_MAX_MESSAGE_MB * 1024 * 1024,
+      decryptGraceDays: e.DIRECT_DECRYPT_GRACE_DAYS,
+      aiaAllowPrivate: e.DIRECT_AIA_ALLOW_PRIVATE === 'true',
       maxConnections: e.DIRECT_SMTP_MAX_CONNECTIONS,
       maxConnectionsPerClient: e.DIRECT_SMTP_MAX_CONNECTIONS_PER_CLIENT,
       idleTimeoutMs: e.DIRECT_SMTP_IDLE_TIMEOUT_SECONDS * 1000,

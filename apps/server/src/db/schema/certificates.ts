@@ -34,6 +34,29 @@ export const certificates = pgTable(
   (t) => [index('certificates_san_emails_idx').using('gin', t.sanEmails), index('certificates_san_dns_idx').using('gin', t.sanDnsNames)],
 );
 
+// Issue 28 §1: the versions a re-import under the same name replaced, with their keys, so a message encrypted to the
+// previous certificate while the new one was being published still opens (within DIRECT_DECRYPT_GRACE_DAYS of its expiry).
+export const certificatePreviousVersions = pgTable(
+  'certificate_previous_versions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    certificateId: uuid().notNull().references(() => certificates.id, { onDelete: 'cascade' }),
+    version: integer().notNull(),
+    usage: text({ enum: ['signing', 'encryption', 'both'] }).notNull(),
+    sanEmails: text().array().notNull().default([]),
+    sanDnsNames: text().array().notNull().default([]),
+    thumbprint: text().notNull(),
+    notBefore: timestamp({ withTimezone: true }).notNull(),
+    notAfter: timestamp({ withTimezone: true }).notNull(),
+    certificateDer: bytea().notNull(),
+    privateKeyCiphertext: bytea().notNull(),
+    privateKeyIv: bytea().notNull(),
+    privateKeyTag: bytea().notNull(),
+    replacedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('certificate_previous_versions_certificate_idx').on(t.certificateId)],
+);
+
 // The organizations a certificate serves: those with a Direct address its SAN covers, found at import.
 export const certificateOrganizations = pgTable(
   'certificate_organizations',

@@ -1,6 +1,6 @@
-import { and, arrayContains, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { certificateOrganizations, certificates } from '../../db/schema/certificates.ts';
+import { certificateOrganizations, certificatePreviousVersions, certificates } from '../../db/schema/certificates.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { byName, containsPattern, findPage, type PageRequest } from '../../platform/paging.ts';
@@ -49,8 +49,30 @@ export async function insertCertificate(db: DbOrTx, values: CertificateValues) {
   return row;
 }
 
-// A new certificate under an existing name: the next version.
+// A new certificate under an existing name: the next version. The one it replaces is kept with its key, so what was
+// encrypted to it while the new one was being published can still be opened (issue 28 §1).
 export async function replaceCertificate(db: DbOrTx, id: string, values: CertificateValues) {
+  await db.insert(certificatePreviousVersions).select(
+    db
+      .select({
+        id: sql`gen_random_uuid()`.as('id'),
+        certificateId: certificates.id,
+        version: certificates.version,
+        usage: certificates.usage,
+        sanEmails: certificates.sanEmails,
+        sanDnsNames: certificates.sanDnsNames,
+        thumbprint: certificates.thumbprint,
+        notBefore: certificates.notBefore,
+        notAfter: certificates.notAfter,
+        certificateDer: certificates.certificateDer,
+        privateKeyCiphertext: certificates.privateKeyCiphertext,
+        privateKeyIv: certificates.privateKeyIv,
+        privateKeyTag: certificates.privateKeyTag,
+        replacedAt: sql`now()`.as('replaced_at'),
+      })
+      .from(certificates)
+      .where(eq(certificates.id, id)),
+  );
   await db
     .update(certificates)
     .set({ ...values, version: sql`${certificates.version} + 1`, modifiedAt: sql`now()` })
@@ -75,9 +97,11 @@ export async function linkOrganizations(db: DbOrTx, certificateId: string, san: 
     .onConflictDoNothing();
 }
 
-// The enabled certificates that may serve an address for a use, the address's own (rfc822Name) before its domain's.
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+
+// The enabled certificates that may serve an address for a use, the address's own (rfc822Name) before its domain's,
+// the newest (latest notBefore) first.
 export function findUsable(db: DbOrTx, address: string, usage: 'signing' | 'encryption') {
-  const domain = address.slice(address.lastIndexOf('@') + 1);
   return db
     .select()
     .from(certificates)
@@ -85,8 +109,49 @@ export function findUsable(db: DbOrTx, address: string, usage: 'signing' | 'encr
       and(
         eq(certificates.enabled, true),
         inArray(certificates.usage, [usage, 'both']),
-        or(arrayContains(certificates.sanEmails, [address]), arrayContains(certificates.sanDnsNames, [domain])),
+        or(arrayContains(certificates.sanEmails, [address]), arrayContains(certificates.sanDnsNames, [domainOf(address)])),
       ),
     )
-    .orderBy(sql`case when ${certificates.sanEmails} @> array[${address}]::text[] then 0 else 1 end`, sql`${certificates.notAfter} desc`, asc(certificates.name));
+    .orderBy(sql`case when ${certificates.sanEmails} @> array[${address}]::text[] then 0 else 1 end`, desc(certificates.notBefore), desc(certificates.notAfter), asc(certificates.name));
+}
+
+const keyColumns = {
+  certificateDer: certificates.certificateDer,
+  privateKeyCiphertext: certificates.privateKeyCiphertext,
+  privateKeyIv: certificates.privateKeyIv,
+  privateKeyTag: certificates.privateKeyTag,
+};
+
+/**
+ * Every key that may open what is sent to an address: the enabled certificates naming it or its domain, and the
+ * versions a re-import of those replaced (whatever their usage: which key opens a message is decided by its
+ * RecipientInfos). Dates are the caller's to judge.
+ */
+export async function findDecryptable(db: DbOrTx, address: string) {
+  const domain = domainOf(address);
+  const current = await db
+    .select({ name: certificates.name, sanEmails: certificates.sanEmails, notBefore: certificates.notBefore, notAfter: certificates.notAfter, chain: certificates.chain, ...keyColumns })
+    .from(certificates)
+    .where(and(eq(certificates.enabled, true), or(arrayContains(certificates.sanEmails, [address]), arrayContains(certificates.sanDnsNames, [domain]))));
+  const previous = await db
+    .select({
+      name: sql<string>`${certificates.name} || ' (version ' || ${certificatePreviousVersions.version} || ')'`,
+      sanEmails: certificatePreviousVersions.sanEmails,
+      notBefore: certificatePreviousVersions.notBefore,
+      notAfter: certificatePreviousVersions.notAfter,
+      chain: certificates.chain,
+      certificateDer: certificatePreviousVersions.certificateDer,
+      privateKeyCiphertext: certificatePreviousVersions.privateKeyCiphertext,
+      privateKeyIv: certificatePreviousVersions.privateKeyIv,
+      privateKeyTag: certificatePreviousVersions.privateKeyTag,
+    })
+    .from(certificatePreviousVersions)
+    .innerJoin(certificates, eq(certificates.id, certificatePreviousVersions.certificateId))
+    .where(
+      and(
+        eq(certificates.enabled, true),
+        or(arrayContains(certificatePreviousVersions.sanEmails, [address]), arrayContains(certificatePreviousVersions.sanDnsNames, [domain])),
+      ),
+    );
+  return [...current, ...previous];
 }

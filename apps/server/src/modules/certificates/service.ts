@@ -131,26 +131,48 @@ export interface DirectCertificate {
   privateKey: KeyObject;
 }
 
-async function findFor(deps: Pick<CertificatesDeps, 'db' | 'masterKey'> & { now?: () => Date }, address: string, usage: 'signing' | 'encryption'): Promise<DirectCertificate | undefined> {
-  const normalized = address.trim().toLowerCase();
-  const now = (deps.now?.() ?? new Date()).getTime();
-  const rows = await q.findUsable(deps.db, normalized, usage);
-  const row = rows.find((r) => r.notBefore.getTime() <= now && now < r.notAfter.getTime());
-  if (!row) return undefined;
+type FindDeps = Pick<CertificatesDeps, 'db' | 'masterKey'> & { now?: () => Date };
+
+const opened = (masterKey: Uint8Array, row: Pick<q.CertificateRow, 'name' | 'certificateDer' | 'chain' | 'privateKeyCiphertext' | 'privateKeyIv' | 'privateKeyTag'>): DirectCertificate => {
   const der = Buffer.from(row.certificateDer);
   return {
     name: row.name,
     certificate: new X509Certificate(der),
     der,
     chain: row.chain.map((c) => Buffer.from(c, 'base64')),
-    privateKey: openPrivateKey(deps.masterKey, { ciphertext: row.privateKeyCiphertext, iv: row.privateKeyIv, tag: row.privateKeyTag }, der),
+    privateKey: openPrivateKey(masterKey, { ciphertext: row.privateKeyCiphertext, iv: row.privateKeyIv, tag: row.privateKeyTag }, der),
   };
+};
+
+async function findFor(deps: FindDeps, address: string, usage: 'signing' | 'encryption'): Promise<DirectCertificate | undefined> {
+  const normalized = address.trim().toLowerCase();
+  const now = (deps.now?.() ?? new Date()).getTime();
+  const rows = await q.findUsable(deps.db, normalized, usage);
+  const row = rows.find((r) => r.notBefore.getTime() <= now && now < r.notAfter.getTime());
+  return row ? opened(deps.masterKey, row) : undefined;
 }
 
 /**
  * For the Direct transport: the enabled, currently valid certificate (with its private key) that signs for the
- * address: one naming the address (rfc822Name) before one naming its domain (dNSName); undefined when none.
+ * address: one naming the address (rfc822Name) before one naming its domain (dNSName), the newest of them (latest
+ * notBefore) when several are valid, as during a rollover; undefined when none.
  */
-export const findSigningCertificate = (deps: Pick<CertificatesDeps, 'db' | 'masterKey'> & { now?: () => Date }, address: string) => findFor(deps, address, 'signing');
-/** As findSigningCertificate, for decrypting what is sent to the address. */
-export const findEncryptionCertificate = (deps: Pick<CertificatesDeps, 'db' | 'masterKey'> & { now?: () => Date }, address: string) => findFor(deps, address, 'encryption');
+export const findSigningCertificate = (deps: FindDeps, address: string) => findFor(deps, address, 'signing');
+/** As findSigningCertificate, for encryption (the one this HISP publishes). */
+export const findEncryptionCertificate = (deps: FindDeps, address: string) => findFor(deps, address, 'encryption');
+
+const DAY_MS = 86_400_000;
+
+/**
+ * For decrypting what is sent to the address (issue 28 §1): every enabled certificate naming the address, then every
+ * one naming its domain, with the versions a re-import replaced, that is valid now or expired less than `graceDays`
+ * ago (a sender may still hold the previous certificate, and a message may be queued for days). The newest first.
+ */
+export async function findDecryptionCertificates(deps: FindDeps & { graceDays: number }, address: string): Promise<DirectCertificate[]> {
+  const normalized = address.trim().toLowerCase();
+  const now = (deps.now?.() ?? new Date()).getTime();
+  const rows = (await q.findDecryptable(deps.db, normalized)).filter((r) => r.notBefore.getTime() <= now && now < r.notAfter.getTime() + deps.graceDays * DAY_MS);
+  const addressFirst = (r: (typeof rows)[number]) => (r.sanEmails.includes(normalized) ? 0 : 1);
+  rows.sort((a, b) => addressFirst(a) - addressFirst(b) || b.notBefore.getTime() - a.notBefore.getTime());
+  return rows.map((row) => opened(deps.masterKey, row));
+}

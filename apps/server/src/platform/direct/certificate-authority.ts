@@ -41,6 +41,8 @@ export type DirectCertificateOptions = ({ address: string; domain?: never } | { 
   validDays: number;
   organization?: string;
   crlUrl?: string;
+  // Authority Information Access caIssuers: where the issuer's certificate can be fetched (issue 28 §1, DCDT D18).
+  caIssuersUrl?: string;
   notBefore?: Date;
 };
 
@@ -96,6 +98,33 @@ export async function createCertificateAuthority(options: CertificateAuthorityOp
   return issued(certificate, privateKey);
 }
 
+/** An intermediate certificate authority issued by `parent` (a Direct PKI's issuing CA below its root). */
+export async function createIntermediateAuthority(parent: CertificateAuthority, options: CertificateAuthorityOptions & { caIssuersUrl?: string }): Promise<CertificateAuthority> {
+  const parentCertificate = new x509.X509Certificate(parent.certificateDer);
+  const { publicKey, privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const certificate = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: randomSerialNumber(),
+      subject: distinguishedName(options.commonName, options.organization),
+      issuer: parentCertificate.subjectName,
+      ...validity(options.notBefore, options.validDays),
+      publicKey: spki,
+      signingKey: await signingCryptoKey(parent.privateKey),
+      signingAlgorithm: SHA256_WITH_RSA,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        await x509.SubjectKeyIdentifierExtension.create(spki, false, crypto),
+        await x509.AuthorityKeyIdentifierExtension.create(parentCertificate.publicKey, false, crypto),
+        ...(options.caIssuersUrl ? [new x509.AuthorityInfoAccessExtension({ caIssuers: options.caIssuersUrl })] : []),
+      ],
+    },
+    crypto,
+  );
+  return issued(certificate, privateKey);
+}
+
 const KEY_USAGE: Record<DirectCertificateUsage, number> = {
   signing: x509.KeyUsageFlags.digitalSignature,
   encryption: x509.KeyUsageFlags.keyEncipherment,
@@ -128,6 +157,7 @@ export async function issueDirectCertificate(ca: CertificateAuthority, options: 
         await x509.SubjectKeyIdentifierExtension.create(spki, false, crypto),
         await x509.AuthorityKeyIdentifierExtension.create(caCertificate.publicKey, false, crypto),
         ...(options.crlUrl ? [new x509.CRLDistributionPointsExtension([options.crlUrl])] : []),
+        ...(options.caIssuersUrl ? [new x509.AuthorityInfoAccessExtension({ caIssuers: options.caIssuersUrl })] : []),
       ],
     },
     crypto,

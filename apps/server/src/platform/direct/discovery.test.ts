@@ -7,7 +7,8 @@ import { createCertificateAuthority, issueDirectCertificate, type IssuedCertific
 import { discoverCertificates } from './discovery.ts';
 
 // Lakeside looks for Riverview's certificates the way any HISP would: DNS CERT at the address, then at
-// the domain, then the LDAP directory named by SRV; and when nothing is found it can say where it looked.
+// the domain, then the LDAP directory named by SRV (the address, then the domain: ONC DCDT D4); and when nothing
+// is found it can say where it looked.
 
 const DOMAIN = 'direct.riverview.example';
 const ANN = `ann.carter@${DOMAIN}`;
@@ -48,6 +49,8 @@ beforeAll(async () => {
       [
         { dn: 'uid=ann.carter,ou=people,dc=riverview,dc=example', mail: ANN, certificates: [annCertificate.certificateDer] },
         { dn: 'uid=bo.lee,ou=people,dc=riverview,dc=example', mail: `bo.lee@${DOMAIN}`, certificates: [] },
+        // DCDT D4_valD: a domain-bound certificate under an entry whose mail attribute is the domain.
+        { dn: 'cn=direct,ou=domains,dc=riverview,dc=example', mail: DOMAIN, certificates: [domainCertificate.certificateDer] },
       ],
       // An empty context first: every naming context is searched, not only the first.
       { namingContexts: ['o=archive', 'dc=riverview,dc=example'] },
@@ -123,11 +126,47 @@ describe('certificate discovery in LDAP', () => {
     expect(found.attempts.at(-1)).toEqual({ method: 'ldap', query: `ldap://127.0.0.1:${ldap.port} (mail=${ANN})`, outcome: '1 certificate' });
   });
 
-  it('does not fall back to the domain in LDAP: an address without a certificate finds none', async () => {
+  // DCDT D4 (D4_LDAP_DB_Valid): a valid domain-bound certificate in LDAP, SRV priority 0; the address has none of its own.
+  it('DCDT D4: searches (mail=<domain>) after (mail=<address>) finds nothing, and finds the domain-bound certificate', async () => {
     dns.setRecords([{ type: 'SRV', name: `_ldap._tcp.${DOMAIN}`, data: { priority: 0, weight: 0, port: ldap.port, target: '127.0.0.1' } }]);
     const found = await discoverCertificates(`bo.lee@${DOMAIN}`, opts());
+    expect(found.source).toBe('ldap');
+    expect(found.certificates).toEqual([der(domainCertificate)]);
+    expect(found.attempts.filter((attempt) => attempt.method === 'ldap')).toEqual([
+      { method: 'ldap', query: `ldap://127.0.0.1:${ldap.port} (mail=bo.lee@${DOMAIN})`, outcome: 'no certificate for the address' },
+      { method: 'ldap', query: `ldap://127.0.0.1:${ldap.port} (mail=${DOMAIN})`, outcome: '1 certificate' },
+    ]);
+    // The address's own entry comes first: its certificate alone, the domain is not searched.
+    const ann = await discoverCertificates(ANN, opts());
+    expect(ann.certificates).toEqual([der(annCertificate)]);
+    expect(ann.attempts.filter((attempt) => attempt.method === 'ldap')).toHaveLength(1);
+  });
+
+  it('says so when neither the address nor the domain has a certificate in the directory', async () => {
+    dns.setRecords([{ type: 'SRV', name: '_ldap._tcp.elsewhere.example', data: { priority: 0, weight: 0, port: ldap.port, target: '127.0.0.1' } }]);
+    const found = await discoverCertificates('cy@elsewhere.example', opts());
     expect(found.source).toBeNull();
-    expect(found.attempts.at(-1)?.outcome).toBe('no certificate for the address');
+    expect(found.attempts.slice(-2).map((attempt) => attempt.outcome)).toEqual(['no certificate for the address', 'no certificate for the domain']);
+  });
+
+  // Issue 28 §1: the SRV target is a name only the configured DNS server knows, so the system resolver cannot find it.
+  it('resolves the SRV target with the configured DNS servers, not the system resolver', async () => {
+    const target = 'ldap.directory.riverview.example';
+    dns.setRecords([
+      { type: 'SRV', name: `_ldap._tcp.${DOMAIN}`, data: { priority: 0, weight: 0, port: ldap.port, target } },
+      { type: 'A', name: target, data: '127.0.0.1' },
+    ]);
+    dns.queries.length = 0;
+    const found = await discoverCertificates(ANN, opts());
+    expect(found.source).toBe('ldap');
+    expect(found.certificates).toEqual([der(annCertificate)]);
+    expect(found.attempts.at(-1)).toEqual({ method: 'ldap', query: `ldap://${target}:${ldap.port} (mail=${ANN})`, outcome: '1 certificate' });
+    expect(dns.queries).toContainEqual({ transport: 'udp', name: target, type: 'A' });
+
+    dns.setRecords([{ type: 'SRV', name: `_ldap._tcp.${DOMAIN}`, data: { priority: 0, weight: 0, port: ldap.port, target: 'nowhere.riverview.example' } }]);
+    const unresolved = await discoverCertificates(ANN, opts());
+    expect(unresolved.source).toBeNull();
+    expect(unresolved.attempts.at(-1)).toEqual({ method: 'ldap', query: `ldap://nowhere.riverview.example:${ldap.port} (mail=${ANN})`, outcome: 'server unreachable: nowhere.riverview.example has no address in DNS' });
   });
 
   it('tries the next directory when one is down', async () => {

@@ -1,13 +1,16 @@
 import 'reflect-metadata'; // @peculiar/x509 throws at load time without it
 import * as x509 from '@peculiar/x509';
 import { Client, EqualityFilter } from 'ldapts';
+import net from 'node:net';
 import { domainToASCII } from 'node:url';
 import { queryDns, type DnsOptions } from './dns.ts';
 import { httpGet } from './http-get.ts';
 
 // Finding a Direct recipient's certificates (Applicability Statement for Secure Health Transport §5,
 // Certificate Discovery for Direct): DNS CERT records at the address, then at its domain; then LDAP
-// servers named by the domain's _ldap._tcp SRV records. Whether a certificate is trusted and belongs to
+// servers named by the domain's _ldap._tcp SRV records, searched for the address, then for its domain (as the
+// Direct reference implementation's certificate stores do; DCDT D4). Every name, the SRV targets included, is
+// resolved with the configured DNS servers, never the operating system's resolver. Whether a certificate is trusted and belongs to
 // the address is the caller's judgement: here only certificates that parse are kept.
 
 export type DiscoveryAttempt = { method: 'dns' | 'ldap'; query: string; outcome: string };
@@ -123,7 +126,9 @@ function certificatesOfEntry(entry: Record<string, unknown>): Buffer[] {
   });
 }
 
-async function certificatesInLdap(url: string, address: string, timeoutMs: number): Promise<Buffer[]> {
+// Searches every naming context for entries whose mail is each value in turn (the address, then its domain), stopping
+// at the first value that finds certificates; one attempt per value searched.
+async function certificatesInLdap(url: string, shownUrl: string, mails: string[], timeoutMs: number, attempts: DiscoveryAttempt[]): Promise<Buffer[]> {
   const client = new Client({ url, timeout: timeoutMs, connectTimeout: timeoutMs });
   try {
     const rootDse = await client.search('', { scope: 'base', filter: '(objectClass=*)', attributes: ['namingContexts'] });
@@ -132,22 +137,37 @@ async function certificatesInLdap(url: string, address: string, timeoutMs: numbe
       return (Array.isArray(value) ? value : [value]).map(String).filter((dn) => dn !== '');
     });
     if (contexts.length === 0) throw new Error('the directory names no naming context to search');
-    const certificates: Buffer[] = [];
-    for (const base of contexts) {
-      const { searchEntries } = await client.search(base, {
-        scope: 'sub',
-        filter: new EqualityFilter({ attribute: 'mail', value: address }),
-        attributes: CERTIFICATE_ATTRIBUTES,
-        explicitBufferAttributes: CERTIFICATE_ATTRIBUTES,
-        sizeLimit: MAX_LDAP_ENTRIES,
-        timeLimit: Math.ceil(timeoutMs / 1000),
-      });
-      for (const entry of searchEntries) certificates.push(...certificatesOfEntry(entry));
+    for (const [index, mail] of mails.entries()) {
+      const certificates: Buffer[] = [];
+      for (const base of contexts) {
+        const { searchEntries } = await client.search(base, {
+          scope: 'sub',
+          filter: new EqualityFilter({ attribute: 'mail', value: mail }),
+          attributes: CERTIFICATE_ATTRIBUTES,
+          explicitBufferAttributes: CERTIFICATE_ATTRIBUTES,
+          sizeLimit: MAX_LDAP_ENTRIES,
+          timeLimit: Math.ceil(timeoutMs / 1000),
+        });
+        for (const entry of searchEntries) certificates.push(...certificatesOfEntry(entry));
+      }
+      const none = index === 0 ? 'no certificate for the address' : 'no certificate for the domain';
+      attempts.push({ method: 'ldap', query: `${shownUrl} (mail=${mail})`, outcome: certificates.length > 0 ? plural(certificates.length, 'certificate') : none });
+      if (certificates.length > 0) return certificates;
     }
-    return certificates;
+    return [];
   } finally {
     await client.unbind().catch(() => undefined);
   }
+}
+
+// The addresses of an SRV target, from the configured DNS servers (A, then AAAA); an IP literal is itself.
+async function addressesOf(target: string, opts: DiscoveryOptions): Promise<string[]> {
+  if (net.isIP(target)) return [target];
+  const v4 = (await queryDns(target, 'A', opts)).flatMap((answer) => (answer.type === 'A' ? [answer.data] : []));
+  if (v4.length > 0) return v4;
+  const v6 = (await queryDns(target, 'AAAA', opts)).flatMap((answer) => (answer.type === 'AAAA' ? [answer.data] : []));
+  if (v6.length === 0) throw new Error(`${target} has no address in DNS`);
+  return v6;
 }
 
 async function discoverInLdap(address: string, domain: string, opts: DiscoveryOptions, attempts: DiscoveryAttempt[]): Promise<Buffer[]> {
@@ -169,15 +189,23 @@ async function discoverInLdap(address: string, domain: string, opts: DiscoveryOp
   }
   const timeoutMs = opts.ldapTimeoutMs ?? DEFAULT_LDAP_TIMEOUT_MS;
   for (const server of servers) {
-    const url = `ldap://${server.target}:${server.port}`;
-    const query = `${url} (mail=${address})`;
+    const shownUrl = `ldap://${server.target}:${server.port}`;
+    const query = `${shownUrl} (mail=${address})`;
+    let hosts: string[];
     try {
-      const certificates = await certificatesInLdap(url, address, timeoutMs);
-      attempts.push({ method: 'ldap', query, outcome: certificates.length > 0 ? plural(certificates.length, 'certificate') : 'no certificate for the address' });
-      // The first server that answers speaks for the directory; the others are its replicas.
-      return certificates;
+      hosts = await addressesOf(server.target, opts);
     } catch (error) {
       attempts.push({ method: 'ldap', query, outcome: `server unreachable: ${reason(error)}` });
+      continue;
+    }
+    for (const host of hosts) {
+      const url = `ldap://${net.isIPv6(host) ? `[${host}]` : host}:${server.port}`;
+      try {
+        // The first server that answers speaks for the directory; the others are its replicas.
+        return await certificatesInLdap(url, shownUrl, [address, domain], timeoutMs, attempts);
+      } catch (error) {
+        attempts.push({ method: 'ldap', query, outcome: `server unreachable: ${reason(error)}` });
+      }
     }
   }
   return [];
@@ -185,7 +213,7 @@ async function discoverInLdap(address: string, domain: string, opts: DiscoveryOp
 
 /**
  * The certificates published for a Direct address: DNS CERT at `local.domain` (the '@' read as a dot),
- * then at `domain`, then LDAP through `_ldap._tcp.<domain>`; every place tried is in `attempts`, in plain
+ * then at `domain`, then LDAP through `_ldap._tcp.<domain>` for the address, then the domain; every place tried is in `attempts`, in plain
  * words, so "no certificate found" can say where it looked.
  */
 export async function discoverCertificates(address: string, opts: DiscoveryOptions = {}): Promise<DiscoveryResult> {

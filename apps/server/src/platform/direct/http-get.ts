@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { LookupFunction } from 'node:net';
+
 // A bounded HTTP(S) GET for what certificates and DNS records point at (certificates behind CERT records,
 // revocation lists): the URL comes from a stranger, so the wait and the size are capped and errors are
 // sentences a person can read.
@@ -57,4 +60,47 @@ export async function httpGet(url: string, limits: HttpGetLimits): Promise<Uint8
   } finally {
     await reader?.cancel().catch(() => undefined);
   }
+}
+
+export interface PinnedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * As httpGet, for an http: URL whose host the caller has resolved and checked: the connection goes to `pinned` only
+ * (no second lookup that could answer otherwise: DNS rebinding), and a redirect is refused, never followed.
+ */
+export function httpGetPinned(url: string, pinned: PinnedAddress, limits: HttpGetLimits): Promise<Uint8Array> {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:') return Promise.reject(new Error(`"${url}" is not an http address.`));
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const lookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all) callback(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  }) as unknown as LookupFunction;
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const request = http.get(parsed, { signal, agent: false, lookup }, (response) => {
+      const status = response.statusCode ?? 0;
+      const refuse = (error: Error) => {
+        response.destroy();
+        reject(error);
+      };
+      if (status >= 300 && status < 400) return refuse(new Error(`${url} answered ${status} (a redirect, which is not followed).`));
+      if (status < 200 || status >= 300) return refuse(new Error(`${url} answered ${`${status} ${response.statusMessage ?? ''}`.trim()}.`));
+      const tooLarge = () => new Error(`${url} sent more than ${megabytes(limits.maxBytes)}.`);
+      if (Number(response.headers['content-length']) > limits.maxBytes) return refuse(tooLarge());
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // Counted as it arrives: a missing or lying Content-Length must not let a stranger fill the memory.
+        if (received > limits.maxBytes) refuse(tooLarge());
+        else chunks.push(chunk);
+      });
+      response.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+      response.on('error', (error) => reject(failed(url, { cause: error }, signal, limits.timeoutMs)));
+    });
+    request.on('error', (error) => reject(failed(url, { cause: error }, signal, limits.timeoutMs)));
+  });
 }

@@ -43,6 +43,26 @@ function signedBy(certificate: x509.X509Certificate, issuer: x509.X509Certificat
 const isCertificateAuthority = (certificate: x509.X509Certificate) =>
   certificate.getExtension(x509.BasicConstraintsExtension)?.ca === true;
 
+// The chain from the leaf as far as the intermediates reach, and whether an anchor signed its top.
+function walkChain(leaf: x509.X509Certificate, anchors: x509.X509Certificate[], intermediates: x509.X509Certificate[]) {
+  const chain = [leaf];
+  for (let current = leaf; chain.length <= MAX_CHAIN_LENGTH; ) {
+    for (const anchor of anchors) if (signedBy(current, anchor)) return { chain: [...chain, anchor], anchored: true };
+    let next: x509.X509Certificate | undefined;
+    for (const candidate of intermediates) {
+      if (chain.includes(candidate) || !isCertificateAuthority(candidate)) continue;
+      if (signedBy(current, candidate)) {
+        next = candidate;
+        break;
+      }
+    }
+    if (!next) break;
+    chain.push(next);
+    current = next;
+  }
+  return { chain, anchored: false };
+}
+
 /**
  * The chain from the leaf up to one of the anchors, through the given intermediates (certificates a signed
  * message carries), each certificate signed by the next; null when no anchor is reached.
@@ -52,23 +72,21 @@ export function buildChain(
   anchors: x509.X509Certificate[],
   intermediates: x509.X509Certificate[] = [],
 ): x509.X509Certificate[] | null {
-  const chain = [leaf];
-  for (let current = leaf; chain.length <= MAX_CHAIN_LENGTH; ) {
-    for (const anchor of anchors) if (signedBy(current, anchor)) return [...chain, anchor];
-    let next: x509.X509Certificate | undefined;
-    for (const candidate of intermediates) {
-      if (chain.includes(candidate) || !isCertificateAuthority(candidate)) continue;
-      if (signedBy(current, candidate)) {
-        next = candidate;
-        break;
-      }
-    }
-    if (!next) return null;
-    chain.push(next);
-    current = next;
-  }
-  return null;
+  const { chain, anchored } = walkChain(leaf, anchors, intermediates);
+  return anchored ? chain : null;
 }
+
+/**
+ * Where the chain from the leaf stops short of an anchor: the last certificate reached, whose issuer is missing (to be
+ * looked for at its Authority Information Access); null when an anchor is reached or the chain is too long.
+ */
+export function chainGap(leaf: x509.X509Certificate, anchors: x509.X509Certificate[], intermediates: x509.X509Certificate[] = []): x509.X509Certificate | null {
+  const { chain, anchored } = walkChain(leaf, anchors, intermediates);
+  return anchored || chain.length > MAX_CHAIN_LENGTH ? null : chain.at(-1)!;
+}
+
+/** Whether the issuer signed the certificate and is a certificate authority (a candidate to complete its chain). */
+export const issuedBy = (certificate: x509.X509Certificate, issuer: x509.X509Certificate) => isCertificateAuthority(issuer) && signedBy(certificate, issuer);
 
 function signatureAlgorithmProblem(certificate: x509.X509Certificate, who: string): string | null {
   const algorithm = certificate.signatureAlgorithm as unknown as WebAlgorithm;

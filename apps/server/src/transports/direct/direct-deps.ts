@@ -4,6 +4,7 @@ import { scannerFor } from '../../platform/antivirus/clamd.ts';
 import type { Scanner } from '../../platform/antivirus/scanner.ts';
 import type { BlobStore } from '../../platform/blobs/blob-store.ts';
 import type { DiscoveryOptions } from '../../platform/direct/discovery.ts';
+import { createIssuerFetcher, type IssuerFetcher } from '../../platform/direct/issuers.ts';
 import { createRevocationChecker, type RevocationChecker } from '../../platform/direct/revocation.ts';
 import { recordRevocationList } from './revocation-lists.ts';
 
@@ -17,6 +18,8 @@ export interface DirectDeps {
   masterKey: Uint8Array;
   discovery: DiscoveryOptions;
   revocation: RevocationChecker;
+  // Issuers missing from a chain, fetched from AIA caIssuers URLs (issue 28 §1, DCDT D18).
+  issuers: IssuerFetcher;
   // Attachments of received messages are scanned during the SMTP session (issue 26).
   scanner: Scanner;
 }
@@ -25,14 +28,16 @@ export const domainOf = (address: string) => address.slice(address.lastIndexOf('
 
 export function createDirectDeps(opts: { config: Config; db: Database; blobs: BlobStore; now: () => Date }): DirectDeps {
   const dnsServers = opts.config.direct.dnsServers;
+  const discovery = dnsServers ? { servers: dnsServers } : {};
   return {
     db: opts.db,
     blobs: opts.blobs,
     now: opts.now,
     config: opts.config.direct,
     masterKey: opts.config.blobEncryptionKey,
-    discovery: dnsServers ? { servers: dnsServers } : {},
+    discovery,
     revocation: createRevocationChecker({ now: opts.now, onListOutcome: (url, problem) => void recordRevocationList(opts.db, url, problem).catch(() => undefined) }),
+    issuers: createIssuerFetcher({ dns: discovery, allowPrivate: opts.config.direct.aiaAllowPrivate, now: opts.now }),
     scanner: scannerFor(opts.config.clamd),
   };
 }

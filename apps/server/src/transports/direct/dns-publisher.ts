@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { certificates } from '../../db/schema/certificates.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
@@ -18,7 +18,7 @@ const certRecord = (name: string, der: Uint8Array) => {
 /**
  * The CERT records a HISP publishes for its Direct addresses (Applicability Statement §5.1): an address-bound
  * certificate at `local.domain`, a domain-bound one at `domain`. Only enabled, currently valid certificates that can
- * encrypt are published. Names outside the Direct domains hosted here are REFUSED, so a resolver asks its next server.
+ * encrypt are published, the newest one per name. Names outside the Direct domains hosted here are REFUSED, so a resolver asks its next server.
  */
 export async function publishedRecords(db: Database, name: string, type: string, now: Date): Promise<DnsAnswer> {
   const wanted = name.toLowerCase().replace(/\.$/, '');
@@ -30,11 +30,11 @@ export async function publishedRecords(db: Database, name: string, type: string,
   const rows = await db
     .select({ der: certificates.certificateDer, emails: certificates.sanEmails, dnsNames: certificates.sanDnsNames })
     .from(certificates)
-    .where(and(eq(certificates.enabled, true), inArray(certificates.usage, ['encryption', 'both']), lt(certificates.notBefore, now), gt(certificates.notAfter, now)));
-  const answers = rows
-    .filter((row) => row.emails.some((email) => email.replace('@', '.') === wanted) || row.dnsNames.includes(wanted))
-    .map((row) => certRecord(wanted, row.der));
-  return { rcode: 'NOERROR', answers };
+    .where(and(eq(certificates.enabled, true), inArray(certificates.usage, ['encryption', 'both']), lt(certificates.notBefore, now), gt(certificates.notAfter, now)))
+    .orderBy(desc(certificates.notBefore), desc(certificates.notAfter));
+  // Issue 28 §1: during a rollover only the newest is published; the previous one still decrypts (envelope.ts).
+  const newest = rows.find((row) => row.emails.some((email) => email.replace('@', '.') === wanted) || row.dnsNames.includes(wanted));
+  return { rcode: 'NOERROR', answers: newest ? [certRecord(wanted, newest.der)] : [] };
 }
 
 /** DIRECT_DNS_PUBLISH_PORT: this installation's CERT records on a loopback DNS responder (development and demos). */

@@ -1,7 +1,8 @@
-import { findEncryptionCertificate, findSigningCertificate, type DirectCertificate } from '../../modules/certificates/service.ts';
+import { findDecryptionCertificates, type DirectCertificate } from '../../modules/certificates/service.ts';
 import { findAnchors } from '../../modules/trust-anchors/service.ts';
 import { headerValue, readEntity, unwrapMessage, type MimeEntity } from '../../platform/direct/mime-entity.ts';
 import { decryptEntity, encryptEntity, SmimeError, signEntity, toCrlf, verifySignedEntity, type ContentCipher } from '../../platform/direct/smime.ts';
+import { completeChain } from '../../platform/direct/issuers.ts';
 import { matchesAddress, verifyChain } from '../../platform/direct/trust.ts';
 import { domainOf, type DirectDeps } from './direct-deps.ts';
 import { revocationProblem } from './recipients.ts';
@@ -93,13 +94,13 @@ const addressIn = (value: string | null) => {
 };
 
 /**
- * Opens a Direct message sent to a hosted address: decrypts it with that address's certificate, verifies the
+ * Opens a Direct message sent to a hosted address: decrypts it with whichever key of the address or its domain it names, verifies the
  * signature on the raw signed bytes, and trusts the signer only with a chain to an incoming anchor of the
  * recipient's domain, valid dates, strong keys and digests, not revoked, and naming the sender (From) or its domain.
  */
 export async function openMessage(deps: DirectDeps, raw: Uint8Array, recipient: string): Promise<OpenedMessage | Refusal> {
-  const [encryption, signing] = await Promise.all([findEncryptionCertificate(deps, recipient), findSigningCertificate(deps, recipient)]);
-  const keys = [encryption, signing].filter((c): c is DirectCertificate => !!c).map((c) => ({ certificate: c.der, privateKey: c.privateKey }));
+  // Every key of the address, then of its domain (a rollover, a domain-bound certificate): the RecipientInfos choose.
+  const keys = (await findDecryptionCertificates({ ...deps, graceDays: deps.config.decryptGraceDays }, recipient)).map((c) => ({ certificate: c.der, privateKey: c.privateKey }));
   if (keys.length === 0) return refuse('4.7.5', `This HISP has no certificate for ${recipient}.`);
   let decrypted: Awaited<ReturnType<typeof decryptEntity>>;
   let verified: Awaited<ReturnType<typeof verifySignedEntity>>;
@@ -122,10 +123,12 @@ export async function openMessage(deps: DirectDeps, raw: Uint8Array, recipient: 
   if (!from) return refuse('5.7.7', 'The message does not name its sender (From).');
 
   const anchors = await findAnchors(deps.db, { domain: domainOf(recipient), direction: 'incoming' });
-  const trust = verifyChain(verified.signer, anchors, deps.now(), verified.certificates);
-  if (!trust.ok) return refuse('5.7.7', `The sender’s certificate is not trusted: ${trust.reason}`);
+  // An intermediate the message does not carry is fetched from the signer's AIA caIssuers URL (DCDT D18).
+  const { intermediates, problems } = await completeChain(deps.issuers, verified.signer, anchors, verified.certificates);
+  const trust = verifyChain(verified.signer, anchors, deps.now(), intermediates);
+  if (!trust.ok) return refuse('5.7.7', [`The sender’s certificate is not trusted: ${trust.reason}`, ...problems].join(' '));
   if (!matchesAddress(verified.signer, from)) return refuse('5.7.7', `The sender’s certificate is not issued for ${from} or its domain.`);
-  const revoked = await revocationProblem(deps, verified.signer, anchors, verified.certificates);
+  const revoked = await revocationProblem(deps, verified.signer, anchors, intermediates);
   if (revoked) return refuse('5.7.7', `The sender’s certificate is not trusted: ${revoked}`);
   return {
     ok: true,

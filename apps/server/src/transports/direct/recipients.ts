@@ -4,6 +4,7 @@ import { X509Certificate } from 'node:crypto';
 import { parseRecipient, recipientCheckTexts, type RecipientCheckStatus } from '@clinicrelay/contracts/delivery.ts';
 import { findAnchors } from '../../modules/trust-anchors/service.ts';
 import { discoverCertificates } from '../../platform/direct/discovery.ts';
+import { completeChain } from '../../platform/direct/issuers.ts';
 import { matchesAddress, verifyChain } from '../../platform/direct/trust.ts';
 import { findHostedAddress } from '../local.ts';
 import type { DirectDeps } from './direct-deps.ts';
@@ -54,12 +55,14 @@ export async function lookupRecipient(deps: DirectDeps, senderDomains: string[],
   const trusted: Buffer[] = [];
   const problems: string[] = [];
   for (const der of forAddress) {
-    const verdict = verifyChain(der, anchors, now, found.certificates);
+    // An intermediate the directory did not publish is fetched from the certificate's AIA caIssuers URL (DCDT D18).
+    const { intermediates, problems: fetching } = await completeChain(deps.issuers, der, anchors, found.certificates);
+    const verdict = verifyChain(der, anchors, now, intermediates);
     if (!verdict.ok) {
-      problems.push(verdict.reason);
+      problems.push([verdict.reason, ...fetching].join(' '));
       continue;
     }
-    const revoked = await revocationProblem(deps, der, anchors, found.certificates);
+    const revoked = await revocationProblem(deps, der, anchors, intermediates);
     if (revoked) problems.push(revoked);
     else trusted.push(der);
   }
