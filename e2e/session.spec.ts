@@ -161,10 +161,17 @@ test('a session the server ended shows the expiry notice, and sign-in returns to
   await expectHeading(page, 'Release');
 });
 
-// Last in this file: it locks reporting@example.org for 10 minutes, an account no other journey signs in as
-// after this file's landing journey.
-test('three wrong passwords lock the account', async ({ page }) => {
-  const userName = 'reporting@example.org';
+// On an account of its own, registered here (not confirmed: the lock is checked before anything else), so no other
+// journey's sign-in can meet the lock, whatever order the files run in.
+test('three wrong passwords lock the account', async ({ page, baseUrl }) => {
+  const userName = `lockout-${Date.now()}@example.org`;
+  const password = 'Lockout-Journey-2026!';
+  const registered = await fetch(`${baseUrl}/api/account/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ organizationName: `Lockout Clinic ${Date.now()}`, firstName: 'Lena', lastName: 'Lockout', email: userName, password, confirmPassword: password }),
+  });
+  expect(registered.status, await registered.text()).toBe(200);
   await openSignIn(page);
 
   for (const attempt of [1, 2]) {
@@ -177,7 +184,7 @@ test('three wrong passwords lock the account', async ({ page }) => {
   expect(await alertText(page)).toBe('Your account is locked for 10 minutes after 3 failed login attempts.');
 
   // Locked means locked: the right password is refused too, and the page stays on sign-in.
-  await submitSignIn(page, userName, 'Demo-pass-2026!');
+  await submitSignIn(page, userName, password);
   expect(await alertText(page)).toBe('Your account is locked for 10 minutes after 3 failed login attempts.');
   await expectPath(page, '/account/login');
 });
