@@ -62,6 +62,15 @@ describe('useListState', () => {
     expect(params()).toEqual({ tab: 'unread', sort: 'date', dir: 'desc' });
   });
 
+  it('keeps both of two changes made before the page renders again (a debounced search landing after a filter)', () => {
+    renderWithProviders(<Probe />, { route: '/admin/messages' });
+    act(() => {
+      current.setState({ filters: { WorkflowStatus: { operator: 'equals', value: 'Completed' } } });
+      current.setState({ search: 'riverview' });
+    });
+    expect(params()).toEqual({ search: 'riverview', filter_WorkflowStatus: 'equals:Completed' });
+  });
+
   it('goes back to page 1 when the search, filters or page size change, but not on sort', () => {
     renderWithProviders(<Probe />, { route: '/intake?page=5' });
     act(() => current.setState({ sortCol: 'date' }));

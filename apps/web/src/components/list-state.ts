@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@clinicrelay/contracts/constants.ts';
 import type { ColumnFilterValue } from './column-filter.tsx';
@@ -118,17 +118,21 @@ export function useListState(defaults: ListStatePatch = {}): [ListState, (patch:
     [paramsKey, fullDefaults],
   );
 
+  // What this hook last wrote, ahead of the render that will show it: react-router hands a functional update the
+  // parameters of the last render, so a debounced search landing between a filter's change and its render would
+  // otherwise write the filter away.
+  const latest = useRef(searchParams);
+  useLayoutEffect(() => {
+    latest.current = new URLSearchParams(paramsKey);
+  }, [paramsKey]);
+
   const setState = useCallback(
     (patch: ListStatePatch) => {
-      setSearchParams(
-        (previous) => {
-          const next = new URLSearchParams(previous);
-          writeListState(next, applyListStatePatch(parseListState(previous, fullDefaults), patch), fullDefaults);
-          return next;
-        },
-        // Each debounced search would otherwise be a Back-button stop.
-        { replace: 'search' in patch },
-      );
+      const next = new URLSearchParams(latest.current);
+      writeListState(next, applyListStatePatch(parseListState(latest.current, fullDefaults), patch), fullDefaults);
+      latest.current = next;
+      // Each debounced search would otherwise be a Back-button stop.
+      setSearchParams(next, { replace: 'search' in patch });
     },
     [setSearchParams, fullDefaults],
   );
