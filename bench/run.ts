@@ -16,6 +16,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   directory: async () => (await import('./directory.ts')).directoryBenchmarks(),
   'direct-smime': async () => (await import('./direct-smime.ts')).directSmimeBenchmarks(),
   dashboard: async () => (await import('./dashboard.ts')).dashboardBenchmarks(),
+  workflows: async () => (await import('./workflows.ts')).workflowsBenchmarks(),
   'api-capture': async () => (await import('./api-capture.ts')).apiCaptureBenchmarks(),
   reports: async () => (await import('./reports.ts')).reportsBenchmarks(),
 };

@@ -79,6 +79,27 @@ describe('OData $filter compiled to parameterized SQL', () => {
     expect(where('null ne Name').sql).toBe('(p.name is not null)');
   });
 
+  it('narrows a required eq on a property with candidates to their keys, never under not or or', () => {
+    const teams: ODataEntitySet = {
+      ...people,
+      properties: { ...people.properties, Team: { sql: sql`t.name`, type: 'string', candidates: (value) => (value === 'Everyone' ? undefined : sql`select person_id from teams where name = ${value}`) } },
+    };
+    const compiled = (filter: string) => {
+      const { sql: text, params } = dialect.sqlToQuery(compileODataQuery(teams, { $filter: filter }, limits).where!);
+      return { sql: text, params };
+    };
+    expect(compiled("Team eq 'Blue' and Age gt 3")).toEqual({
+      sql: '(((t.name = $1::text) and p.id = any(array(select person_id from teams where name = $2))) and (p.age > $3::numeric))',
+      params: ['Blue', 'Blue', '3'],
+    });
+    expect(compiled("'Blue' eq Team").sql).toBe('(($1::text = t.name) and p.id = any(array(select person_id from teams where name = $2)))');
+    expect(compiled("Team eq 'Everyone'").sql).toBe('(t.name = $1::text)');
+    expect(compiled("Team eq 'Blue' or Age gt 3").sql).toBe('((t.name = $1::text) or (p.age > $2::numeric))');
+    expect(compiled("not (Team eq 'Blue')").sql).toBe('(not (t.name = $1::text))');
+    expect(compiled("Team ne 'Blue'").sql).toBe('(t.name <> $1::text)');
+    expect(compileODataQuery(teams, { $filter: "Team eq 'Blue' and Age gt 3", $orderby: 'Name' }, limits).filtered).toEqual(['Team', 'Age']);
+  });
+
   it('keeps injection attempts inside parameters', () => {
     const attack = "x'); drop table users; --";
     const q = where(`Name eq '${attack.replaceAll("'", "''")}'`);

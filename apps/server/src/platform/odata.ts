@@ -14,6 +14,10 @@ export interface ODataProperty {
   type: ODataType;
   // Detail collections (JSON) can be selected but neither filtered nor sorted, and are left out unless selected.
   detail?: true;
+  // A property read through a per-row join that no index serves: for the string an `eq` at the top of a $filter
+  // compares it with, a query of the keys of a superset of the rows that have it, found through indexes (undefined:
+  // nothing quicker than reading the rows). The filter then reads those rows only, not every row of the set.
+  candidates?: (value: string) => SQL | undefined;
 }
 
 export interface ODataEntitySet<Name extends string = string> {
@@ -32,6 +36,8 @@ export interface ODataQuery {
   skip: number;
   count: boolean;
   select: string[];
+  // The properties the $filter reads.
+  filtered: string[];
 }
 
 export interface ODataLimits {
@@ -89,12 +95,15 @@ function propertyName(node: Token): string | undefined {
 }
 
 class Compiler {
+  readonly filtered = new Set<string>();
+
   constructor(private readonly set: ODataEntitySet) {}
 
   property(name: string, use: 'filter' | 'sort' | 'select'): ODataProperty {
     const found = Object.hasOwn(this.set.properties, name) ? this.set.properties[name] : undefined;
     if (!found) throw badRequest(`Unknown property '${name}' of ${this.set.name}.`);
     if (found.detail && use !== 'select') throw badRequest(`The property '${name}' of ${this.set.name} cannot be used in $${use === 'filter' ? 'filter' : 'orderby'}.`);
+    if (use === 'filter') this.filtered.add(name);
     return found;
   }
 
@@ -107,21 +116,22 @@ class Compiler {
     return badRequest(`The $filter expression '${raw}' is not supported.`);
   }
 
-  // A boolean expression: the whole $filter, either side of and/or, the operand of not.
-  condition(node: Token): SQL {
+  // A boolean expression: the whole $filter, either side of and/or, the operand of not. `required`: the expression
+  // must hold for every row of the answer (the whole filter, or a side of an and that is).
+  condition(node: Token, required = false): SQL {
     switch (node.type) {
       case 'CommonExpression':
-        return this.condition(token(node.value));
+        return this.condition(token(node.value), required);
       case 'AndExpression':
       case 'OrExpression': {
         const { left, right } = node.value as BinaryValue;
-        const joiner = node.type === 'AndExpression' ? sql` and ` : sql` or `;
-        return sql`(${this.condition(left)}${joiner}${this.condition(right)})`;
+        const and = node.type === 'AndExpression';
+        return sql`(${this.condition(left, required && and)}${and ? sql` and ` : sql` or `}${this.condition(right, required && and)})`;
       }
       case 'NotExpression':
         return sql`(not ${this.condition(token(node.value))})`;
       case 'BoolParenExpression':
-        return this.condition(token(node.value));
+        return this.condition(token(node.value), required);
       case 'MethodCallExpression':
         return this.booleanFunction(node.value as MethodValue);
       case 'FirstMemberExpression':
@@ -133,12 +143,12 @@ class Compiler {
         return sql`(${property.sql} = true)`;
       }
       default:
-        if (node.type in COMPARISONS) return this.comparison(node);
+        if (node.type in COMPARISONS) return this.comparison(node, required);
         throw badRequest(`The $filter expression '${decodeURI(node.raw)}' is not supported.`);
     }
   }
 
-  comparison(node: Token): SQL {
+  comparison(node: Token, required = false): SQL {
     const operator = COMPARISONS[node.type]!;
     const { left, right } = node.value as BinaryValue;
     const leftType = this.typeOf(left);
@@ -155,7 +165,20 @@ class Compiler {
       const other = leftNull ? rightSql : leftSql;
       return operator === '=' ? sql`(${other} is null)` : sql`(${other} is not null)`;
     }
-    return sql`(${leftSql} ${sql.raw(operator)} ${rightSql})`;
+    const compared = sql`(${leftSql} ${sql.raw(operator)} ${rightSql})`;
+    // Only where the comparison must hold (never under not or or) may it narrow the rows to its candidates.
+    const candidates = required && operator === '=' && type === 'string' ? this.candidatesOf(left, right) ?? this.candidatesOf(right, left) : undefined;
+    // An array (computed once, before the rows are read) rather than `in (…)`: the keys' index then reads those rows,
+    // where a semi-join may be planned as a scan of every row that probes the candidates.
+    return candidates ? sql`(${compared} and ${this.set.properties[this.set.key]!.sql} = any(array(${candidates})))` : compared;
+  }
+
+  // The candidate keys when `property` names a property that has them and `value` is a string literal.
+  candidatesOf(property: Token, value: Token): SQL | undefined {
+    const name = property.type === 'Literal' ? undefined : propertyName(property);
+    const candidates = name === undefined ? undefined : this.set.properties[name]?.candidates;
+    if (!candidates || value.type !== 'Literal' || value.value !== 'Edm.String') return undefined;
+    return candidates(stringLiteral(value.raw));
   }
 
   // The OData type of an operand, when it names one (a property or a string function); literals take their counterpart's.
@@ -303,7 +326,7 @@ export function compileODataQuery(set: ODataEntitySet, query: Record<string, unk
   if (filterText !== undefined && filterText.trim() !== '') {
     const tree = parseOrFail('$filter', () => parseFilter(urlForm(filterText)) as unknown as Token | undefined, filterText);
     if (!tree) throw badRequest(`The query option '$filter' could not be read.`);
-    where = compiler.condition(tree);
+    where = compiler.condition(tree, true);
   }
 
   const orderParts: SQL[] = [];
@@ -362,6 +385,7 @@ export function compileODataQuery(set: ODataEntitySet, query: Record<string, unk
     skip: nonNegativeInteger('$skip', optionText(query, '$skip', limits)) ?? 0,
     count: countText === 'true',
     select,
+    filtered: [...compiler.filtered],
   };
 }
 

@@ -132,6 +132,13 @@ export const messages = pgTable(
       .on(t.organizationId, t.systemReceivedDate)
       .where(sql`${t.direction} = 'Inbound' and ${t.status} = 'Failed' and ${t.failedAcknowledgedAt} is null`),
     index('messages_original_idx').on(t.originalObjectId),
+    // The message browser's default order, CreatedDate desc then the key (migration 0030).
+    index('messages_created_idx').on(t.createdDate.desc().nullsLast(), t.id),
+    // The inbound copies of a sent message (delivery key <message id>:<recipient>) and the delivery summaries, found
+    // from their workflows' side (the message browser's WorkflowStatus filter, migration 0030).
+    index('messages_inbound_link_idx')
+      .on(sql`split_part(${t.deliveryKey}, ':', 1)`)
+      .where(sql`${t.direction} = 'Inbound' and ${t.deliveryKey} is not null`),
   ],
 );
 

@@ -26,9 +26,15 @@ export const workflows = pgTable(
   (t) => [
     index('workflows_claim_idx').on(t.status, t.runAfter),
     index('workflows_correlation_idx').on(t.correlationId),
-    // The messaging dashboard's "failed workflows in the last hour" alert reads only the recent failures (migration 0025).
+    // The messaging dashboard's "failed workflows in the last hour" alert reads only the recent failures (migration 0025);
+    // the failed workflows' types and correlation ids are read from it alone (migration 0030).
     index('workflows_failed_updated_idx')
-      .on(t.updatedAt)
+      .on(t.updatedAt, t.type, t.correlationId)
+      .where(sql`${t.status} = 'Failed'`),
+    // The workflows grid pages newest first, whatever its filters, and its failed workflows without the others (migration 0030).
+    index('workflows_created_idx').on(t.createdAt, t.id),
+    index('workflows_failed_created_idx')
+      .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'Failed'`),
   ],
 );

@@ -121,6 +121,9 @@ describe('message browser OData feeds', () => {
     const recent = `CreatedDate ge ${at(0).toISOString()}`;
     const failed = await get(q('/odata/mailmessages', { $filter: `${recent} and WorkflowStatus eq 'Failed' and Direction eq 'Outbound'`, $select: 'MailMessageId' }));
     expect(failed.body.value).toEqual([{ MailMessageId: ids.sent }]);
+    // The received copy's workflow is the sender's, found from the failed workflow's side too.
+    const failedCopy = await get(q('/odata/mailmessages', { $filter: `${recent} and Direction eq 'Inbound' and WorkflowStatus eq 'Failed'`, $select: 'MailMessageId', $count: 'true' }));
+    expect(failedCopy.body).toMatchObject({ '@odata.count': 1, value: [{ MailMessageId: ids.received }] });
     const quoted = await get(q('/odata/mailmessages', { $filter: `contains(tolower(Sender),'o''brien') and IsDraft eq true`, $select: 'MailMessageId,Status' }));
     expect(quoted.body.value).toEqual([{ MailMessageId: ids.draft, Status: 0 }]);
     const notDraft = await get(q('/odata/mailmessages', { $filter: `${recent} and not (IsDraft eq true) and (Status eq 1 or Status eq 0)`, $orderby: 'CreatedDate asc', $select: 'MailMessageId' }));

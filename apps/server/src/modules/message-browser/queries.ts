@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type DbOrTx, queryRows } from '../../db/client.ts';
+import { countRows as countUpTo } from '../../db/count.ts';
 
 // One page of a feed and, when asked, its total: the FROM clause, scope and compiled options come from the service.
 export interface FeedStatement {
@@ -17,7 +18,7 @@ export function findPage(db: DbOrTx, s: FeedStatement): Promise<Record<string, u
   return queryRows<Record<string, unknown>>(db, sql`select ${s.select} from ${s.from}${whereClause(s.where)} order by ${s.orderBy} limit ${s.limit} offset ${s.offset}`);
 }
 
-export async function countRows(db: DbOrTx, s: Pick<FeedStatement, 'from' | 'where'>): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${s.from}${whereClause(s.where)}`);
-  return row?.n ?? 0;
+// Exact up to 1,000 rows, the planner's estimate past that (db/count.ts).
+export function countRows(db: DbOrTx, s: Pick<FeedStatement, 'from' | 'where'>): Promise<number> {
+  return countUpTo(db, sql`${s.from}${whereClause(s.where)}`);
 }

@@ -8,6 +8,7 @@ import {
   eventMessages,
   eventMessagesFrom,
   mailMessages,
+  mailMessagesCountFrom,
   mailMessagesFrom,
 } from './entity-sets.ts';
 import * as service from './service.ts';
@@ -16,7 +17,7 @@ import * as service from './service.ts';
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
 
 const feeds: Record<string, service.Feed> = {
-  '/odata/mailmessages': { set: mailMessages, from: mailMessagesFrom },
+  '/odata/mailmessages': { set: mailMessages, from: mailMessagesFrom, countFrom: mailMessagesCountFrom },
   '/odata/eventmessages': { set: eventMessages, from: eventMessagesFrom },
   '/odata/conversionperformance': { set: conversionPerformance, from: conversionPerformanceFrom, scope: conversionPerformanceScope },
 };

@@ -1,5 +1,6 @@
 import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
+import { countRows } from '../../db/count.ts';
 import { attachments, messages } from '../../db/schema/messages.ts';
 import { workflowSteps } from '../../db/schema/workflows.ts';
 
@@ -32,9 +33,17 @@ export interface WorkflowRowData {
 // correlation ids need not be uuids.
 const sentMessageId = sql`(case when w.type = 'send-message' then w.correlation_id::uuid end)`;
 
-// The channels of a send workflow's recipients: Fax, Direct over SMTP, or Local (delivered on this installation).
-const channelsOf = sql`(select array_agg(distinct case when d.channel = 'Fax' then 'Fax' when d.delivered_message_id is not null or (d.direct_message_id is null and d.status = 'Delivered') then 'Local' else 'Direct' end)
-  from deliveries d where d.message_id = ${sentMessageId})`;
+// A recipient's channel: Fax, Direct over SMTP, or Local (delivered on this installation).
+const channelOf = sql`(case when d.channel = 'Fax' then 'Fax' when d.delivered_message_id is not null or (d.direct_message_id is null and d.status = 'Delivered') then 'Local' else 'Direct' end)`;
+// The channels of a send workflow's recipients.
+const channelsOf = sql`(select array_agg(distinct ${channelOf}) from deliveries d where d.message_id = ${sentMessageId})`;
+// The recipients on each channel (lower-case), as channelOf says, in conditions on the columns: the planner can tell
+// how many recipients match, where it takes a condition on the case expression for a rare one.
+const recipientsOn: Record<string, SQL> = {
+  fax: sql`d.channel = 'Fax'`,
+  local: sql`d.channel <> 'Fax' and (d.delivered_message_id is not null or (d.direct_message_id is null and d.status = 'Delivered'))`,
+  direct: sql`d.channel <> 'Fax' and d.delivered_message_id is null and (d.direct_message_id is not null or d.status <> 'Delivered')`,
+};
 
 function whereOf(filter: WorkflowFilter): SQL {
   const parts: SQL[] = [
@@ -45,8 +54,13 @@ function whereOf(filter: WorkflowFilter): SQL {
   ];
   if (filter.status) parts.push(sql`w.status = ${filter.status}`);
   if (filter.channel) {
-    // Receiving is over Direct only; a send workflow's channels are its recipients'.
-    parts.push(sql`(case when w.type = 'receive-direct' then array['direct'] else (select array_agg(lower(c)) from unnest(coalesce(${channelsOf}, '{}'::text[])) c) end) @> array[${filter.channel}]::text[]`);
+    // Receiving is over Direct only; a send workflow's channels are its recipients': the first recipient on that channel
+    // answers, read through the deliveries' index (a scalar subquery, which PostgreSQL runs for each row: an exists
+    // here may be planned as a scan of every delivery).
+    const recipients = Object.hasOwn(recipientsOn, filter.channel) ? recipientsOn[filter.channel]! : sql`false`;
+    parts.push(
+      sql`(case when w.type = 'receive-direct' then ${filter.channel} = 'direct' else (select true from deliveries d where d.message_id = ${sentMessageId} and ${recipients} limit 1) is not null end)`,
+    );
   }
   if (filter.ids) {
     const { workflowIds, correlationIds, hispMessageId } = filter.ids;
@@ -59,23 +73,25 @@ function whereOf(filter: WorkflowFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-// Newest first; the count and the page are two statements over the claim index's columns and the type.
+// Newest first (workflows_created_idx, migration 0030), with the total (db/count.ts: exact up to 1,000 rows).
 export async function findPage(db: DbOrTx, filter: WorkflowFilter, page: { offset: number; limit: number }): Promise<{ rows: WorkflowRowData[]; total: number }> {
   const where = whereOf(filter);
-  const [counted] = await queryRows<{ total: number }>(db, sql`select cast(count(*) as integer) as total from workflows w where ${where}`);
-  const rows = await queryRows<WorkflowRowData>(
-    db,
-    sql`select w.id, w.type, w.status, w.organization_id as "organizationId", w.correlation_id as "correlationId", w.payload,
-          w.attempts, w.max_attempts as "maxAttempts", w.last_error as "lastError", w.created_at as "createdAt",
-          cast(extract(epoch from (coalesce(w.completed_at, case when w.status in ('Failed', 'Completed') then w.updated_at else now() end) - w.created_at)) * 1000 as float8) as "durationMs",
-          ${channelsOf} as channels,
-          (select array_agg(d.direct_message_id order by d.recipient) from deliveries d
-            where d.message_id = ${sentMessageId} and d.direct_message_id is not null) as "hispMessageIds"
-        from workflows w where ${where}
-        order by w.created_at desc, w.id desc
-        offset ${page.offset} limit ${page.limit}`,
-  );
-  return { rows: rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) })), total: counted?.total ?? 0 };
+  const [total, rows] = await Promise.all([
+    countRows(db, sql`workflows w where ${where}`),
+    queryRows<WorkflowRowData>(
+      db,
+      sql`select w.id, w.type, w.status, w.organization_id as "organizationId", w.correlation_id as "correlationId", w.payload,
+            w.attempts, w.max_attempts as "maxAttempts", w.last_error as "lastError", w.created_at as "createdAt",
+            cast(extract(epoch from (coalesce(w.completed_at, case when w.status in ('Failed', 'Completed') then w.updated_at else now() end) - w.created_at)) * 1000 as float8) as "durationMs",
+            ${channelsOf} as channels,
+            (select array_agg(d.direct_message_id order by d.recipient) from deliveries d
+              where d.message_id = ${sentMessageId} and d.direct_message_id is not null) as "hispMessageIds"
+          from workflows w where ${where}
+          order by w.created_at desc, w.id desc
+          offset ${page.offset} limit ${page.limit}`,
+    ),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) })), total };
 }
 
 export async function findById(db: DbOrTx, id: string, types: readonly string[]): Promise<WorkflowRowData | undefined> {
