@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render-with-providers.tsx';
 import { type ListState, type ListStatePatch, useListState } from './list-state.ts';
 
-let current: { state: ListState; setState: (patch: ListStatePatch) => void; search: string };
+let current: { state: ListState; setState: (patch: ListStatePatch | ((state: ListState) => ListStatePatch)) => void; search: string };
 
 function Probe({ defaults }: { defaults?: ListStatePatch }) {
   const [state, setState] = useListState(defaults);
@@ -69,6 +69,12 @@ describe('useListState', () => {
       current.setState({ search: 'riverview' });
     });
     expect(params()).toEqual({ search: 'riverview', filter_WorkflowStatus: 'equals:Completed' });
+    // A function patch adds to the filters as last written, before any render shows them.
+    act(() => {
+      current.setState((state) => ({ filters: { ...state.filters, Direction: { operator: 'equals', value: 'Outbound' } } }));
+      current.setState((state) => ({ filters: { ...state.filters, Status: { operator: 'equals', value: '1' } } }));
+    });
+    expect(params()).toEqual({ search: 'riverview', filter_WorkflowStatus: 'equals:Completed', filter_Direction: 'equals:Outbound', filter_Status: 'equals:1' });
   });
 
   it('goes back to page 1 when the search, filters or page size change, but not on sort', () => {

@@ -107,7 +107,7 @@ export function applyListStatePatch(state: ListState, patch: ListStatePatch): Li
  * List state kept in the URL search params (search, sort, dir, page, size, filter_<col>, from, to),
  * so a list survives reload, back and shared links. Returns the parsed state and a patch setter.
  */
-export function useListState(defaults: ListStatePatch = {}): [ListState, (patch: ListStatePatch) => void] {
+export function useListState(defaults: ListStatePatch = {}): [ListState, (patch: ListStatePatch | ((current: ListState) => ListStatePatch)) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
   // Callers usually pass a literal; key on its content so the memo below holds.
   const defaultsKey = JSON.stringify(defaults);
@@ -127,9 +127,12 @@ export function useListState(defaults: ListStatePatch = {}): [ListState, (patch:
   }, [paramsKey]);
 
   const setState = useCallback(
-    (patch: ListStatePatch) => {
+    // A function patch reads the state as last written (a filter added to the others, not to a stale render's).
+    (update: ListStatePatch | ((current: ListState) => ListStatePatch)) => {
+      const current = parseListState(latest.current, fullDefaults);
+      const patch = typeof update === 'function' ? update(current) : update;
       const next = new URLSearchParams(latest.current);
-      writeListState(next, applyListStatePatch(parseListState(latest.current, fullDefaults), patch), fullDefaults);
+      writeListState(next, applyListStatePatch(current, patch), fullDefaults);
       latest.current = next;
       // Each debounced search would otherwise be a Back-button stop.
       setSearchParams(next, { replace: 'search' in patch });

@@ -67,12 +67,13 @@ export function MessageBrowserPage() {
     }
   };
   const filterValue = (key: string) => state.filters[key]?.value ?? '';
-  const setFilter = (key: string, value: string) => {
-    const filters = { ...state.filters };
-    if (value) filters[key] = { operator: 'equals', value };
-    else delete filters[key];
-    setState({ filters });
-  };
+  const setFilter = (key: string, value: string) =>
+    setState((current) => {
+      const filters = { ...current.filters };
+      if (value) filters[key] = { operator: 'equals', value };
+      else delete filters[key];
+      return { filters };
+    });
   const sortable = (column: string, label: string, width?: number) => (
     <SortableHeader width={width} column={column} sortCol={state.sortCol} sortDir={state.sortDir} onSort={(sortCol, sortDir) => setState({ sortCol, sortDir })}>
       {label}
