@@ -2,6 +2,7 @@ import {
   type ConversionPerformanceRow,
   type EventMessageRow,
   type MailMessageRow,
+  mailMessageFields,
   type ODataCollection,
   odataCollection,
   type AttachmentDetail,
@@ -23,25 +24,9 @@ export const messageBrowserKeys = {
 // An OData string literal: quotes doubled.
 const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-export const LIST_COLUMNS = [
-  'MailMessageId',
-  'Direction',
-  'Sender',
-  'MailTo',
-  'Origin',
-  'Status',
-  'IsDraft',
-  'CreatedDate',
-  'SystemReceivedDate',
-  'HispMessageId',
-  'WorkflowId',
-  'WorkflowName',
-  'WorkflowStatus',
-  'CorrelationId',
-  'Duration',
-  'AttachmentCount',
-  'ConversionCount',
-] as const;
+// The grid's columns: every mail message field but the tenant and the detail collections (asked for per row).
+const NOT_LISTED = new Set<string>(['TenantId', 'Workflows', 'Attachments']);
+export const LIST_COLUMNS = mailMessageFields.filter((field) => !NOT_LISTED.has(field));
 export const SORTABLE = new Set<string>(['CreatedDate', 'Sender', 'MailTo', 'Status', 'WorkflowStatus', 'Duration']);
 
 /** The grid's state (URL) as $filter: search over the addresses and HISP message id, status, direction, dates. */
