@@ -21,7 +21,7 @@ export function SystemAlerts() {
         <Table verticalSpacing={4} fz="sm" aria-label={systemAlertTexts.title}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Status</Table.Th>
+              <Table.Th w={120}>Status</Table.Th>
               <Table.Th>Alert</Table.Th>
               <Table.Th>Details</Table.Th>
               <Table.Th>Since</Table.Th>
