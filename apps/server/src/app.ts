@@ -83,6 +83,7 @@ import { registerApiCapture } from './modules/api-capture/recorder.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics/metrics.ts';
 import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
+import { batchImportsRoutes } from './modules/batch-imports/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -257,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   messageBrowserRoutes(app, { db });
   apiCaptureRoutes(app, { db, now, retentionDays: config.apiCapture.retentionDays });
   organizationsRoutes(app, { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging });
+  batchImportsRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   workflowsRoutes(app, {
     db,
     now,

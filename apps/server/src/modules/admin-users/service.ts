@@ -166,7 +166,8 @@ export async function updateUser(deps: AdminUsersDeps, caller: AdminCaller, id: 
 }
 
 // POST /api/admin/users: an organization user with a password, or with the account-creation email that sets one.
-export async function createUser(deps: AdminUsersDeps, caller: AdminCaller, body: z.output<typeof adminUserCreate>) {
+// options.within: the caller's own writes in the creating transaction (a batch import records the row's user).
+export async function createUser(deps: AdminUsersDeps, caller: AdminCaller, body: z.output<typeof adminUserCreate>, options: { within?: (tx: DbOrTx, id: string) => Promise<void> } = {}) {
   const now = deps.now();
   const details = body.userDetails;
   const { userName, email } = normalized(details);
@@ -200,6 +201,7 @@ export async function createUser(deps: AdminUsersDeps, caller: AdminCaller, body
     await q.upsertPreferences(tx, user.id, { ...DEFAULT_PREFERENCES, modifiedAt: now });
     const mailId = body.emailCreatePassword ? await queuePasswordLinkMail(deps, tx, user, 'AccountCreation', body.organizationId) : null;
     await audit(tx, caller, 'UserCreated', user.id, { organizationId: body.organizationId, role: details.roleName, accountCreationMail: mailId }, now);
+    await options.within?.(tx, user.id);
     return user.id;
   });
   return getUser(deps, id);
@@ -351,13 +353,14 @@ async function checkAssignment(tx: DbOrTx, body: z.output<typeof userOrganizatio
   if (!(await q.jobFunctionExists(tx, body.jobFunctionId))) throw field('jobFunctionId', text.jobFunctionRequired);
 }
 
-export async function addUserOrganization(deps: AdminUsersDeps, caller: AdminCaller, body: z.output<typeof userOrganizationAssign>) {
+export async function addUserOrganization(deps: AdminUsersDeps, caller: AdminCaller, body: z.output<typeof userOrganizationAssign>, options: { within?: (tx: DbOrTx) => Promise<void> } = {}) {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
     await checkAssignment(tx, body);
     const added = await q.insertMembership(tx, { userId: body.userId, organizationId: body.organizationId, role: body.role, primaryJobFunctionId: body.jobFunctionId, createdAt: now });
     if (!added) throw field('organizationId', text.alreadyMember);
     await audit(tx, caller, 'UserOrganizationAdded', body.userId, { organizationId: body.organizationId, role: body.role }, now);
+    await options.within?.(tx);
   });
   clearSessionCache(deps.db);
   return q.findUserOrganizations(deps.db, body.userId);

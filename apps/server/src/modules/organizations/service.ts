@@ -205,7 +205,9 @@ const uniqueSubdomain = async <T>(write: () => Promise<T>) => {
   }
 };
 
-export async function createOrganization(deps: OrganizationsDeps, caller: AdminCaller, input: Input) {
+// options.within: the caller's own writes in the creating transaction (a batch import records the row's organization,
+// so a retried import never creates it twice).
+export async function createOrganization(deps: OrganizationsDeps, caller: AdminCaller, input: Input, options: { within?: (tx: DbOrTx, id: string) => Promise<void> } = {}) {
   const id = await uniqueSubdomain(() =>
     deps.db.transaction(async (tx) => {
       const { planId } = await checkInput(tx, input, undefined);
@@ -214,6 +216,7 @@ export async function createOrganization(deps: OrganizationsDeps, caller: AdminC
       // Activated from the form: as the activation modal does, with the default records address.
       if (input.isActivated) await provisionOnActivation(tx, { id: row.id, subdomain: input.subdomain }, deps.publicUrl, true);
       await writeAudit(tx, { eventType: 'OrganizationCreated', ...auditedByAdmin(caller), details: { organizationId: row.id, subdomain: input.subdomain } });
+      await options.within?.(tx, row.id);
       return row.id;
     }),
   );

@@ -12,13 +12,16 @@ import { createDirectDeps } from '../../transports/direct/direct-deps.ts';
 import { RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow } from '../../transports/direct/inbound.ts';
 import { localFaxLine } from '../../transports/local.ts';
 import { scannerFor } from '../antivirus/clamd.ts';
-import { createBlobStore } from '../blobs/blob-store.ts';
+import { createBlobStore, type BlobStore } from '../blobs/blob-store.ts';
 import { SEND_MAIL_WORKFLOW, sendMailWorkflow } from '../mail/outbox.ts';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from '../../modules/webhooks/delivery-workflow.ts';
 import { DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow } from '../../modules/notifications/daily.ts';
 import { NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow } from '../../modules/notifications/new-messages.ts';
 import { MONTHLY_USAGE_WORKFLOW, monthlyUsageWorkflow } from '../../modules/generated-reports/monthly-usage.ts';
 import { mailTransport } from '../mail/transports.ts';
+import { BATCH_IMPORT_WORKFLOW } from '../../modules/batch-imports/service.ts';
+import { batchImportWorkflow } from '../../modules/batch-imports/workflow.ts';
+import { sandboxCustomerMessaging } from '../customer-messaging.ts';
 import { sharedWorkerPool } from '../workers/worker-pool.ts';
 import type { WorkflowHandlers } from './context.ts';
 import type { WorkflowLane } from './runner.ts';
@@ -62,7 +65,19 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
     [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
     [MONTHLY_USAGE_WORKFLOW, monthlyUsageWorkflow({ blobs })],
+    [BATCH_IMPORT_WORKFLOW, batchImportWorkflow(batchImportDeps(deps, blobs))],
   ]);
+}
+
+// The organization and admin-user services as app.ts gives them to their routes: the rows are created by the same rules.
+export function batchImportDeps(deps: WorkflowDeps, blobs: BlobStore) {
+  const { db, now, config } = deps;
+  const customerMessaging = sandboxCustomerMessaging();
+  return {
+    db,
+    organizations: { db, now, mailFrom: config.mailFrom, publicUrl: config.publicUrl, appUrl: config.appUrl, customerMessaging },
+    adminUsers: { db, now, signingKey: config.tokenSigningKey, mailFrom: config.mailFrom, publicUrl: config.appUrl, blobs, customerMessaging },
+  };
 }
 
 // Which lane each workflow type runs in (DESIGN.md: every kind of background work has its own queue and concurrency
@@ -72,7 +87,7 @@ export const workflowLaneTypes = {
   webhooks: [WEBHOOK_DELIVERY_WORKFLOW],
   files: [RENDITION_WORKFLOW, EXTRACTION_WORKFLOW],
   mail: [SEND_MAIL_WORKFLOW],
-  background: [DELIVERY_SUMMARY_WORKFLOW, NEW_MESSAGE_NOTICES_WORKFLOW, DAILY_NOTIFICATIONS_WORKFLOW, MONTHLY_USAGE_WORKFLOW],
+  background: [DELIVERY_SUMMARY_WORKFLOW, NEW_MESSAGE_NOTICES_WORKFLOW, DAILY_NOTIFICATIONS_WORKFLOW, MONTHLY_USAGE_WORKFLOW, BATCH_IMPORT_WORKFLOW],
 } as const;
 
 // The lanes and their loops from the configuration. WORKER_CONCURRENCY=0 turns every lane off in the API process;
