@@ -189,16 +189,23 @@ export function organizationInputOf(values: ImportRowValues, settings: ImportSet
 // The contact's phone, checked as the organization's phone is (mask, no toll-free number).
 const contactPhone = organizationInput.shape.primaryPhone;
 
+// A field that may be empty or a number (the fax) fails as a union: its message is the number's, not zod's "Invalid input".
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'invalid_union') return issue.message;
+  const last = issue.errors[issue.errors.length - 1]?.[0];
+  return last ? messageOf(last) : issue.message;
+}
+
 /** Every message of the row, as the organization form shows them, each with the row number. */
 export function rowProblems(rowNumber: number, values: ImportRowValues, settings: ImportSettings): { input?: z.output<typeof organizationInput>; phone?: string; problems: string[] } {
   const problems: string[] = [];
   const parsed = organizationInput.safeParse(organizationInputOf(values, settings));
-  if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success) problems.push(...parsed.error.issues.map(messageOf));
   let phone: string | undefined;
   if (values.primaryContactPhone) {
     const checked = contactPhone.safeParse(values.primaryContactPhone);
     if (checked.success) phone = checked.data;
-    else problems.push(...checked.error.issues.map((issue) => `Contact phone: ${issue.message}`));
+    else problems.push(...checked.error.issues.map((issue) => `Contact phone: ${messageOf(issue)}`));
   }
   return { ...(parsed.success ? { input: parsed.data } : {}), ...(phone ? { phone } : {}), problems: [...new Set(problems)].map((p) => text.row(rowNumber, p)) };
 }
