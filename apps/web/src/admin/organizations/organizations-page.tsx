@@ -135,7 +135,10 @@ export function OrganizationsPage() {
         onEdit={(row) => void navigate(`/admin/organizations/${row.id}`, { state: { list: params.toString() } })}
         headerActions={
           <>
-            {/* Import (§2) stays hidden until batch import exists: it led to a placeholder. */}
+            {/* back-office-a §2 "import": the batch organization import (back-office-b Batch imports). */}
+            <Button variant="default" onClick={() => void navigate('/admin/batchimports?tab=import')}>
+              Import
+            </Button>
             <Button variant="default" loading={exporting} onClick={() => void exportAddresses()}>
               Export Direct Addresses
             </Button>
