@@ -48,7 +48,7 @@ function toRows(table: { rowNumber: number; cells: string[] }[], maxRows: number
 }
 
 function csvTable(bytes: Uint8Array): { rowNumber: number; cells: string[] }[] {
-  const records = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: 64 * 1024 }) as string[][];
+  const records: string[][] = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: 64 * 1024 });
   return records.map((cells, i) => ({ rowNumber: i + 1, cells }));
 }
 
@@ -59,7 +59,7 @@ function cellText(value: ExcelJS.CellValue): string {
   if (typeof value !== 'object') return String(value);
   if ('richText' in value) return value.richText.map((part) => part.text).join('');
   if ('text' in value && typeof value.text === 'string') return value.text;
-  if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
+  if ('result' in value) return cellText(value.result);
   return '';
 }
 

@@ -116,7 +116,7 @@ export async function importOrganizations(deps: BatchImportUploadDeps, caller: A
     const row = await q.insertBatch(tx, { fileName: file.fileName, fileSha256: sha256, metadata: { ...settings }, rowCount: rows.length, createdBy: caller.session.userId, createdAt: deps.now() });
     await q.insertItems(
       tx,
-      rows.map((r) => ({ batchId: row.id, rowNumber: r.rowNumber, key: `${sha256}:${r.rowNumber}`, values: r.values as Record<string, string> })),
+      rows.map((r) => ({ batchId: row.id, rowNumber: r.rowNumber, key: `${sha256}:${r.rowNumber}`, values: r.values })),
     );
     // The workflow commits with the rows: a crash after the answer never loses the import.
     const workflowId = await enqueue(tx, { type: BATCH_IMPORT_WORKFLOW, correlationId: row.id, payload: { batchId: row.id, caller: importer } });
