@@ -19,6 +19,7 @@ const benchmarks: Record<string, () => Promise<string[]>> = {
   workflows: async () => (await import('./workflows.ts')).workflowsBenchmarks(),
   'api-capture': async () => (await import('./api-capture.ts')).apiCaptureBenchmarks(),
   reports: async () => (await import('./reports.ts')).reportsBenchmarks(),
+  'batch-import': async () => (await import('./batch-import.ts')).batchImportBenchmarks(),
 };
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in benchmarks));

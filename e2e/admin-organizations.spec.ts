@@ -64,8 +64,8 @@ test('a system administrator sets up an organization whose Administrator then se
   await search(page, run);
   await expect.poll(() => rowsOf(page).count()).toBe(2);
   await rowsOf(page).filter({ hasText: name }).getByText('Not Activated').waitFor();
-  // Issue 26 §3b: no Import button while batch import does not exist; the Id the list shows opens the organization.
-  expect(await page.getByRole('link', { name: 'Import', exact: true }).count()).toBe(0);
+  // The Import button leads to the batch import (issue 29 §2, e2e/batch-imports.spec.ts); the Id the list shows opens the organization.
+  expect(await page.getByRole('button', { name: 'Import', exact: true }).count()).toBe(1);
   const orgId = (await rowsOf(page).filter({ hasText: name }).getByRole('cell').first().innerText()).trim();
   expect(orgId).toMatch(/^\d+$/);
   await page.goto(`/admin/organizations/${orgId}`);

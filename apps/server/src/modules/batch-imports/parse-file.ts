@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { importColumns, normalizeHeader, type ImportColumnKey, type ImportRowValues } from '@clinicrelay/contracts/batch-imports.ts';
 
 // Loaded by the file workers only (worker-pool.ts): an untrusted spreadsheet is unzipped and parsed off the API's
@@ -64,7 +64,9 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 async function xlsxTable(bytes: Uint8Array, maxRows: number): Promise<{ rowNumber: number; cells: string[] }[]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded for a spreadsheet only: exceljs is large, and a CSV file's worker need not wait for it.
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
   const sheet = workbook.worksheets[0];
   if (!sheet) return [];
