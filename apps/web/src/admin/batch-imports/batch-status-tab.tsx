@@ -40,7 +40,7 @@ const columns: ListColumn<BatchStatusItem>[] = [
   { key: 'name', header: 'Organization', render: (row) => <TruncatedText text={row.name ?? ''} size="sm" /> },
   { key: 'itemStatus', header: 'Status', width: 150, render: (row) => <StatusCell status={row.itemStatus} errors={row.itemError} what={`Row ${row.rowNumber}`} /> },
   { key: 'primaryContactStatus', header: 'Primary contact', width: 170, render: (row) => <StatusCell status={row.primaryContactStatus} errors={row.pcsErrors} what={`Row ${row.rowNumber} primary contact`} /> },
-  { key: 'batchStatus', header: 'File status', width: 200, visibleFrom: 'lg', render: (row) => <StatusCell status={row.batchStatus} errors={null} what="" /> },
+  { key: 'batchStatus', header: 'File status', width: 230, visibleFrom: 'lg', render: (row) => <StatusCell status={row.batchStatus} errors={null} what="" /> },
   { key: 'createDate', header: 'Imported', width: 170, visibleFrom: 'md', render: (row) => formatDateTime(row.createDate) },
 ];
 

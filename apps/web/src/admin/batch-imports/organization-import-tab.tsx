@@ -98,7 +98,7 @@ export function OrganizationImportTab({ onImported }: { onImported: () => void }
     <form onSubmit={submit} noValidate aria-label="Organization import">
       <Stack gap="md" maw={880}>
         <Title order={2}>Organization import</Title>
-        {invalid && <Alert color="red">{INVALID_FORM}</Alert>}
+        {invalid && Object.keys(form.errors).length > 0 && <Alert color="red">{INVALID_FORM}</Alert>}
         {failure && !invalid && <Alert color="red">{failure}</Alert>}
         <Text size="sm" c="dimmed">
           Each row of the file becomes an organization, and its primary contact its Administrator (an account-creation email is sent). Columns (header names, any case):{' '}
