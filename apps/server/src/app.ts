@@ -83,6 +83,7 @@ import { registerApiCapture } from './modules/api-capture/recorder.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics/metrics.ts';
 import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
+import { licensesRoutes } from './modules/licenses/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -266,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   reportsRoutes(app, { db, now });
   siftMetricsRoutes(app, { db });
   generatedReportsRoutes(app, { db, blobs });
+  licensesRoutes(app, { db, now });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);
