@@ -132,7 +132,7 @@ export const licenseIssueRequest = z.object({
   quantity: formNumber('Quantity', LICENSE_QUANTITY_MAX),
   expiresindays: formNumber('Expires in days', LICENSE_EXPIRES_IN_DAYS_MAX),
   // The organization the keys belong to (the modal's typeahead): its id, or its exact name from a store's callback.
-  company: text('Organization').trim().min(2).max(LICENSE_TEXT_MAX),
+  company: text('Organization').trim().min(1, { abort: true }).min(2).max(LICENSE_TEXT_MAX),
   // Whether the license type is a licensed plan: it must agree with the type's category.
   licensedPlan: text('Licensed plan')
     .trim()

@@ -181,7 +181,7 @@ describe('license keys (back-office-b §3, §5, §7, §9)', () => {
     expect((await t.call(ADMIN, 'POST', TYPES, connectorType)).statusCode).toBe(200);
     const res = await issue({ ...(await request()), quantity: 25 });
     expect(res.statusCode, res.body).toBe(200);
-    const { count, licenses } = res.json() as { count: number; licenses: { id: string; licenseKey: string; licenseType: string; organization: string; issuedDate: string; expirationDate: string }[] };
+    const { count, licenses } = res.json<{ count: number; licenses: { id: string; licenseKey: string; licenseType: string; organization: string; issuedDate: string; expirationDate: string }[] }>();
     expect(count).toBe(25);
     expect(licenses).toHaveLength(25);
     for (const l of licenses) {
@@ -323,7 +323,7 @@ describe('license keys (back-office-b §3, §5, §7, §9)', () => {
     await issue({ ...(await request()), company: riverview, quantity: 1 });
     const tab = await t.call(ADMIN, 'GET', `/api/admin/organizations/${lakeside}/licenses`);
     expect(tab.statusCode).toBe(200);
-    const rows = tab.json() as { id: string; name: string; licenseKey: string; licenseType: string; expirationDate: string }[];
+    const rows = tab.json<{ id: string; name: string; licenseKey: string; licenseType: string; expirationDate: string }[]>();
     expect(rows.map((r) => r.id).sort()).toEqual(issued.map((l) => l.id).sort());
     for (const r of rows) {
       const key = issued.find((l) => l.id === r.id)!.licenseKey;

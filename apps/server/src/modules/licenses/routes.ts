@@ -33,7 +33,7 @@ function refuseInvalidIssue(request: FastifyRequest) {
   if (!error) return;
   const modelState: Record<string, string[]> = {};
   if (hasZodFastifySchemaValidationErrors(error)) {
-    for (const v of error.validation) (modelState[v.instancePath.replace(/^\//, '') || 'request'] ??= []).push(v.message ?? text.invalidFields);
+    for (const v of error.validation as { instancePath: string; message?: string }[]) (modelState[v.instancePath.replace(/^\//, '') || 'request'] ??= []).push(v.message ?? text.invalidFields);
   }
   const reasons = Object.values(modelState).flat();
   throw badRequest(text.generateError(reasons.length ? reasons.join(' ') : text.invalidFields), modelState);
