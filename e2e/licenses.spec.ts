@@ -39,10 +39,10 @@ test('a system administrator creates a license type, issues keys and finds them 
   await add.getByRole('textbox', { name: 'Name' }).fill(typeName);
   await add.getByRole('textbox', { name: 'Description' }).fill('The desktop connector, licensed per installation');
   await choose(page, 'Category', 'Licensed connector');
-  const apps = add.getByRole('textbox', { name: 'Application names' });
+  const apps = add.getByLabel('Application names', { exact: true });
   await apps.fill('Connector');
   await apps.press('Enter');
-  const connectors = add.getByRole('textbox', { name: 'Connector names' });
+  const connectors = add.getByLabel('Connector names', { exact: true });
   for (const name of ['Epic', 'Cerner', 'Athena', 'eClinicalWorks', 'NextGen', 'Allscripts']) {
     await connectors.fill(name);
     await connectors.press('Enter');

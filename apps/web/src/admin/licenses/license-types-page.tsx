@@ -95,7 +95,19 @@ function LicenseTypeFields({ form, id }: { form: UseFormReturnType<Values>; id: 
       {invalid && <Alert color="red">{text.invalidFields}</Alert>}
       <TextInput label="Name" required maxLength={LICENSE_TEXT_MAX} data-autofocus {...form.getInputProps('name')} onBlur={() => void checkName()} />
       <Textarea label="Description" required maxLength={LICENSE_TEXT_MAX} autosize minRows={2} {...form.getInputProps('description')} />
-      <Select label="Category" required placeholder="Select a category" data={categoryOptions} allowDeselect={false} {...form.getInputProps('category')} />
+      <Select
+        label="Category"
+        required
+        placeholder="Select a category"
+        data={categoryOptions}
+        allowDeselect={false}
+        {...form.getInputProps('category')}
+        onChange={(value) => {
+          form.setFieldValue('category', value as LicenseCategory);
+          // What a licensed plan needs is no longer asked of another category.
+          for (const field of ['category', 'subscription', 'subscriptionDurationDays'] as const) form.clearFieldError(field);
+        }}
+      />
       <Select label="Subscription" required={isPlan} placeholder="Select a plan" data={plans.data ?? []} clearable {...form.getInputProps('subscription')} />
       <NumberInput label="Duration (days)" required={isPlan} min={1} max={LICENSE_DURATION_MAX} allowDecimal={false} allowNegative={false} {...form.getInputProps('subscriptionDurationDays')} />
       <TagsInput label="Application names" description="Press Enter after each name" data={appNames.data ?? []} clearable {...form.getInputProps('applicationNames')} />
