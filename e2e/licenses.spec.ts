@@ -81,12 +81,12 @@ test('a system administrator creates a license type, issues keys and finds them 
   await choose(page, 'License type', typeName);
   await generate.getByRole('combobox', { name: 'Organization' }).fill('Hillcr');
   await page.getByRole('option', { name: 'Hillcrest Pediatrics' }).click();
-  await generate.getByRole('textbox', { name: 'Name' }).fill('Hannah Hill');
-  await generate.getByRole('textbox', { name: 'Email' }).fill('hannah@hillcrest.example.org');
-  await generate.getByRole('textbox', { name: 'Product name' }).fill('Connector Pro');
-  await generate.getByRole('textbox', { name: 'Reference' }).fill(reference);
-  await generate.getByRole('textbox', { name: 'Quantity' }).fill('3');
-  await generate.getByRole('textbox', { name: 'Expires in days' }).fill('30');
+  await generate.getByRole('textbox', { name: 'Name', exact: true }).fill('Hannah Hill');
+  await generate.getByRole('textbox', { name: 'Email', exact: true }).fill('hannah@hillcrest.example.org');
+  await generate.getByRole('textbox', { name: 'Product name', exact: true }).fill('Connector Pro');
+  await generate.getByRole('textbox', { name: 'Reference', exact: true }).fill(reference);
+  await generate.getByRole('textbox', { name: 'Quantity', exact: true }).fill('3');
+  await generate.getByRole('textbox', { name: 'Expires in days', exact: true }).fill('30');
   await choose(page, 'Application name', 'Connector');
   await screenshot(page, 'admin-license-generate');
   await expectNoAxeViolations(page, 'admin-license-generate');
