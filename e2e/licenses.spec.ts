@@ -103,7 +103,7 @@ test('a system administrator creates a license type, issues keys and finds them 
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(keys.join('\n'));
   await screenshot(page, 'admin-license-generated');
   await expectNoAxeViolations(page, 'admin-license-generated');
-  await list.getByRole('button', { name: 'Close' }).click();
+  await list.getByRole('button', { name: 'Done' }).click();
   await list.waitFor({ state: 'hidden' });
 
   // The grid: each key by its first group only.

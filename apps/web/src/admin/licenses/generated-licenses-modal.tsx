@@ -44,7 +44,7 @@ export function GeneratedLicensesModal({ licenses, onClose }: { licenses: Issued
                 </Button>
               )}
             </CopyButton>
-            <Button onClick={onClose}>Close</Button>
+            <Button onClick={onClose}>Done</Button>
           </Group>
         </Stack>
       )}

@@ -30,9 +30,9 @@ const columns: ListColumn<LicenseType>[] = [
   { key: 'category', header: 'Category', sortable: true, render: (row) => CATEGORY_LABELS[row.category] },
   { key: 'subscription', header: 'Subscription', render: (row) => row.subscriptionName ?? row.subscription ?? '' },
   { key: 'subscriptionDurationDays', header: 'Duration', sortable: true, render: (row) => (row.subscriptionDurationDays === null ? '' : `${row.subscriptionDurationDays} days`) },
-  { key: 'apps', header: 'Apps', render: (row) => <MultiValueCell values={row.apps} /> },
+  { key: 'apps', header: 'Apps', width: 150, render: (row) => <MultiValueCell values={row.apps} /> },
   // §9: the connector names list shows 5 values.
-  { key: 'connectorNames', header: 'Connector names', render: (row) => <MultiValueCell values={row.connectorNames} visible={CONNECTOR_NAMES_SHOWN} /> },
+  { key: 'connectorNames', header: 'Connector names', width: 240, render: (row) => <MultiValueCell values={row.connectorNames} visible={CONNECTOR_NAMES_SHOWN} /> },
 ];
 
 const blank: Values = {
