@@ -84,6 +84,7 @@ import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics
 import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
 import { batchImportsRoutes } from './modules/batch-imports/routes.ts';
+import { licensesRoutes } from './modules/licenses/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -268,6 +269,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   reportsRoutes(app, { db, now });
   siftMetricsRoutes(app, { db });
   generatedReportsRoutes(app, { db, blobs });
+  licensesRoutes(app, { db, now });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -62,6 +62,8 @@ export interface AdminListAreaProps<Row extends { id: string | number }, Values 
   rowEditable?: (row: Row) => boolean;
   /** Whether a row offers Delete, when that differs from rowEditable (terms documents: never edited, sometimes deleted). */
   rowDeletable?: (row: Row) => boolean;
+  /** The search box's pause, when the spec names one other than 300 ms. */
+  searchDebounceMs?: number;
 }
 
 type Editing<Row> = { row: Row | null } | null;
@@ -122,6 +124,7 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
         onStateChange={setState}
         toolbar={filters?.controls}
         emptyText={props.emptyText}
+        searchDebounceMs={props.searchDebounceMs}
         actions={
           <Group gap="xs">
             <Button onClick={() => (props.onAdd ? props.onAdd() : setEditing({ row: null }))}>{`Add ${entityName}`}</Button>

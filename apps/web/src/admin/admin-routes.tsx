@@ -29,6 +29,8 @@ const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m)
 const GeneratedReportsPage = lazyPage(() => import('./generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
 const BatchImportsPage = lazyPage(() => import('./batch-imports/batch-imports-page.tsx').then((m) => m.BatchImportsPage));
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
+const LicenseKeysPage = lazyPage(() => import('./licenses/license-keys-page.tsx').then((m) => m.LicenseKeysPage));
+const LicenseTypesPage = lazyPage(() => import('./licenses/license-types-page.tsx').then((m) => m.LicenseTypesPage));
 
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -84,8 +86,8 @@ const adminPages: readonly AdminPage[] = [
   placeholder('healthreferralregions', 'Health referral regions', 'Health referral regions will be listed here, with actions to create, edit and delete them.'),
   placeholder('healthserviceareas', 'Health service areas', 'Health service areas will be listed here, with a crosswalk upload.'),
   placeholder('docusign', 'E-signature accounts', 'E-signature connector accounts will be listed here.'),
-  placeholder('licensekeys', 'License keys', 'License keys will be listed here, with an Expiring Soon filter and a generate action.'),
-  placeholder('licensetypes', 'License types', 'License types will be listed here, with actions to edit and delete them.'),
+  { path: 'licensekeys', roles: SYS_ADMIN, Page: LicenseKeysPage },
+  { path: 'licensetypes', roles: SYS_ADMIN, Page: LicenseTypesPage },
   placeholder('messageroutingrules', 'Message routing rules', 'Message routing rules will be listed here, searchable by address.'),
 ];
 

@@ -125,7 +125,8 @@ export async function apiResponse(path: string, options: Omit<ApiFetchOptions<un
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
   if (!userIsActive()) headers[ACTIVITY_HEADER] = 'background';
   let body: BodyInit | undefined;
-  if (options.body instanceof FormData) {
+  // FormData and URLSearchParams (a form-encoded call: POST /api/licenses/issue) set their own content type.
+  if (options.body instanceof FormData || options.body instanceof URLSearchParams) {
     body = options.body;
   } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

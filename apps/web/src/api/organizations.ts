@@ -67,7 +67,7 @@ export const subdomainIsValid = (subdomain: string, organizationId?: string, sig
 export const lookUpNpi = (npiNumber: string, signal?: AbortSignal) => apiFetch(`/api/admin/organizations/npi?${new URLSearchParams({ npiNumber }).toString()}`, { schema: npiResult, signal });
 
 export const fetchAdmins = (id: string, signal?: AbortSignal) => apiFetch(`/api/admin/organizations/${id}/admins`, { schema: z.array(organizationAdmin), signal });
-export const fetchRecords = (id: string, what: 'devices' | 'licenses' | 'integrations', signal?: AbortSignal) =>
+export const fetchRecords = (id: string, what: 'devices' | 'integrations', signal?: AbortSignal) =>
   apiFetch(what === 'integrations' ? `/api/organizations/${id}/integrations` : `/api/admin/organizations/${id}/${what}`, { schema: z.array(organizationRecord), signal });
 
 /** The Direct addresses of every organization as the CSV file the server names. */

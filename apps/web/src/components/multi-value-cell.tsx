@@ -3,11 +3,13 @@ import { MULTI_VALUE_VISIBLE } from '@clinicrelay/contracts/constants.ts';
 
 export interface MultiValueCellProps {
   values: string[];
+  /** How many show before "+ N more" (license types' connector names: 5). */
+  visible?: number;
 }
 
 // A click popover rather than a hover tooltip, so the full list is reachable by keyboard and touch.
-export function MultiValueCell({ values }: MultiValueCellProps) {
-  const shown = values.slice(0, MULTI_VALUE_VISIBLE);
+export function MultiValueCell({ values, visible = MULTI_VALUE_VISIBLE }: MultiValueCellProps) {
+  const shown = values.slice(0, visible);
   const hidden = values.length - shown.length;
   return (
     <Group gap={4} wrap="wrap">

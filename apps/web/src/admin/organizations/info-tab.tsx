@@ -4,6 +4,7 @@ import type { Organization } from '@clinicrelay/contracts/organizations.ts';
 import { fetchAdmins, fetchRecords, organizationKeys } from '../../api/organizations.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { ReadOnlyField } from '../../components/read-only-field.tsx';
+import { LicensesSection } from './licenses-section.tsx';
 
 // The info tab (content not shown in the spec): who made and changed the organization, its users, and its admins,
 // devices, licenses and integrations.
@@ -47,13 +48,13 @@ export function InfoTab({ organization }: { organization: Organization }) {
         </Table>
       )}
       <RecordList organizationId={organization.id} what="devices" title="Devices" />
-      <RecordList organizationId={organization.id} what="licenses" title="Licenses" />
+      <LicensesSection organizationId={organization.id} />
       <RecordList organizationId={organization.id} what="integrations" title="Integrations" />
     </Stack>
   );
 }
 
-function RecordList({ organizationId, what, title }: { organizationId: string; what: 'devices' | 'licenses' | 'integrations'; title: string }) {
+function RecordList({ organizationId, what, title }: { organizationId: string; what: 'devices' | 'integrations'; title: string }) {
   const records = useQuery({ queryKey: organizationKeys.records(organizationId, what), queryFn: ({ signal }) => fetchRecords(organizationId, what, signal) });
   return (
     <>

@@ -8,7 +8,7 @@ import { EntityModal } from '../../components/entity-modal.tsx';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { ReadOnlyField } from '../../components/read-only-field.tsx';
-import { OrganizationTypeahead } from './organization-typeahead.tsx';
+import { OrganizationTypeahead } from '../../components/organization-typeahead.tsx';
 
 // back-office-a §2 "Users" edit modal and §5 "User edit": one form for adding (organization or system user) and
 // editing; the title says which, with the user's name when editing.

@@ -6,7 +6,7 @@ import { organizationRoles } from '@clinicrelay/contracts/roles.ts';
 import { addUserOrganization, adminUserKeys, fetchJobFunctions, fetchUserOrganizations, removeUserOrganization } from '../../api/admin-users.ts';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
-import { OrganizationTypeahead } from './organization-typeahead.tsx';
+import { OrganizationTypeahead } from '../../components/organization-typeahead.tsx';
 
 // back-office-a §2 "User organizations modal": add an assignment (organization, role and job function, all
 // required, §5) and the user's assignments with a delete per row.

@@ -3,7 +3,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { SEARCH_DEBOUNCE_MS } from '@clinicrelay/contracts/constants.ts';
-import { adminUserKeys, searchOrganizations } from '../../api/admin-users.ts';
+import { adminUserKeys, searchOrganizations } from '../api/admin-users.ts';
 
 // §5: the organization is typed (at least 2 characters, 300 ms wait) and chosen from the list.
 const TYPEAHEAD_MIN = 2;
