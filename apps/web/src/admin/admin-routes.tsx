@@ -27,6 +27,7 @@ const AuditsPage = lazyPage(() => import('./audits/audits-page.tsx').then((m) =>
 const SecureLogsPage = lazyPage(() => import('./securelogs/secure-logs-page.tsx').then((m) => m.SecureLogsPage));
 const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m) => m.ReportsPage));
 const GeneratedReportsPage = lazyPage(() => import('./generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
+const EmergenciesPage = lazyPage(() => import('./emergencies/emergencies-page.tsx').then((m) => m.EmergenciesPage));
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -72,7 +73,7 @@ const adminPages: readonly AdminPage[] = [
   { path: 'reports', roles: SYSTEM_ADMINS, Page: ReportsPage },
   { path: 'generatedreports', roles: SYS_ADMIN, Page: GeneratedReportsPage },
   { path: 'siftmetrics', roles: SYSTEM_ADMINS, Page: SiftMetricsPage },
-  placeholder('emergencies', 'Emergencies', 'Emergencies and the organizations they apply to will be listed here.'),
+  { path: 'emergencies', roles: SYS_ADMIN, Page: EmergenciesPage },
   placeholder('batchimports', 'Batch imports', 'The status of batch imports and the organization import form will appear here.'),
   placeholder('clientapplications', 'Client applications', 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.'),
   placeholder('clientapplications/add', 'Add client application', 'The form to add a client application will appear here.'),
