@@ -122,7 +122,7 @@ describe('Emergencies (back office /admin/emergencies)', { timeout: 30_000 }, ()
     // The form opens once the emergency is read.
     await screen.findByRole('textbox', { name: 'Disabled date' });
     const dialog = screen.getByRole('dialog', { name: 'Edit emergency' });
-    expect((within(dialog).getByRole('textbox', { name: 'Disabled date' }) as HTMLInputElement).value).toBe('05/11/2023');
+    expect(within(dialog).getByRole<HTMLInputElement>('textbox', { name: 'Disabled date' }).value).toBe('05/11/2023');
     await user.click(within(dialog).getByRole('button', { name: 'Remove Lakeside' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.find((c) => c.key === 'PUT /api/admin/emergencies')?.body).toEqual({ id: disabled.id, name: 'COVID-19', disabledDate: '05/11/2023', organizations: [] }));
@@ -141,7 +141,7 @@ describe('Emergency organizations (the Organizations tab, on the separate servic
     expect(await within(dialog).findByText(text.invalidFields)).toBeTruthy();
     await user.type(within(dialog).getByRole('combobox', { name: 'Find organization' }), 'cascade');
     await user.click(await screen.findByRole('option', { name: `${CASCADE.name} (${CASCADE.oid})` }, { timeout: 3000 }));
-    expect((within(dialog).getByRole('textbox', { name: 'OID' }) as HTMLInputElement).value).toBe(CASCADE.oid);
+    expect(within(dialog).getByRole<HTMLInputElement>('textbox', { name: 'OID' }).value).toBe(CASCADE.oid);
     await user.clear(within(dialog).getByRole('textbox', { name: 'Name' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Cascade Regional');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
