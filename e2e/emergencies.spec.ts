@@ -38,7 +38,7 @@ test('a system administrator declares, disables and enables an emergency and kee
   await page.getByRole('link', { name: 'Emergencies' }).click();
   await expectHeading(page, 'Emergencies');
   await rowOf(page, 'Winter Storm Response').getByText('Pending disable').waitFor();
-  await rowOf(page, 'COVID-19 Public Health Emerge…').getByText('Disabled', { exact: true }).waitFor();
+  await rowOf(page, 'COVID-19 Public Health Emergen…').getByText('Disabled', { exact: true }).waitFor();
   await rowOf(page, 'Pacific Northwest Wildfire Smo…').getByText('Active').waitFor();
   await screenshot(page, 'admin-emergencies');
   await expectNoAxeViolations(page, 'admin-emergencies');

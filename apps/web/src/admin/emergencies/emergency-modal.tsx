@@ -81,9 +81,9 @@ function EmergencyFields({ form }: { form: UseFormReturnType<Values> }) {
         maxLength={10}
         {...form.getInputProps('disabledDate')}
         onBlur={() => {
-          // A date in one of the formats is rewritten MM/dd/yyyy, so what was understood is what shows.
+          // A date in one of the formats is rewritten MM/dd/yyyy, so what was understood is what shows. Checked on Save
+          // only: a message appearing on blur would move the Save button from under a click that caused the blur.
           if (iso) form.setFieldValue('disabledDate', typedDate(iso));
-          form.validateField('disabledDate');
         }}
       />
       {pending && (
