@@ -5,7 +5,7 @@ import { auditEvents } from '../../db/schema/audit.ts';
 import { alternateOids, carequalityDirectoryEntries } from '../../db/schema/back-office.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import type { App } from '../../platform/http.ts';
-import { useTestApp } from '../../test/app.ts';
+import { testConfig, useTestApp } from '../../test/app.ts';
 import { buildCarequalityServiceApp, startCarequalityService } from './app.ts';
 
 const ADMIN = 'sysadmin@example.org';
@@ -190,5 +190,25 @@ describe('the emergency-organization service behind a PUBLIC_URL', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('the emergency-organization service settings', () => {
+  it('default to port 8090 on this machine, named for browsers by EMERGENCY_SERVICE_URL, and can be off', () => {
+    expect(testConfig().emergencyService).toEqual({
+      port: 8090,
+      host: '0.0.0.0',
+      url: 'http://localhost:8090',
+      corsOrigins: ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080'],
+    });
+    expect(testConfig({ PORT: '9000', EMERGENCY_SERVICE_PORT: '9001', EMERGENCY_SERVICE_HOST: '127.0.0.1' }).emergencyService).toMatchObject({ port: 9001, host: '127.0.0.1', url: 'http://localhost:9001', corsOrigins: expect.arrayContaining(['http://localhost:9000']) });
+    expect(testConfig({ PUBLIC_URL: 'https://relay.example.org', EMERGENCY_SERVICE_PORT: 'off', EMERGENCY_SERVICE_URL: 'https://emergencies.example.org/' }).emergencyService).toEqual({
+      port: null,
+      host: '0.0.0.0',
+      url: 'https://emergencies.example.org',
+      corsOrigins: ['https://relay.example.org'],
+    });
+    expect(() => testConfig({ EMERGENCY_SERVICE_PORT: 'eighty' })).toThrow(/EMERGENCY_SERVICE_PORT/);
+    expect(() => testConfig({ EMERGENCY_SERVICE_URL: 'not a url' })).toThrow(/EMERGENCY_SERVICE_URL/);
   });
 });
