@@ -18,6 +18,8 @@ const mainDnsPort = env.DIRECT_DNS_PUBLISH_PORT || '5300';
 const peerPort = env.PEER_PORT || '8081';
 const peerSmtpPort = env.PEER_SMTP_PORT || '2526';
 const peerDnsPort = env.PEER_DNS_PUBLISH_PORT || '5301';
+// The peer's emergency-organization service (issue 29 §6): beside the first installation's 8090.
+const peerEmergencyPort = env.PEER_EMERGENCY_SERVICE_PORT || '8091';
 const peerUrl = `http://localhost:${peerPort}`;
 const movedPeer = peerSmtpPort !== '2526' || peerDnsPort !== '5301';
 const password = process.env.DEMO_PASSWORD ?? 'Demo-pass-2026!';
@@ -25,7 +27,7 @@ const password = process.env.DEMO_PASSWORD ?? 'Demo-pass-2026!';
 // What the peer inherits: not the first installation's own address, data or database.
 function peerEnvironment(given) {
   const inherited = { ...given };
-  for (const name of ['PUBLIC_URL', 'DATABASE_URL', 'DIRECT_SMTP_HOST', 'DIRECT_TLS_CERT_FILE', 'DIRECT_TLS_KEY_FILE']) delete inherited[name];
+  for (const name of ['PUBLIC_URL', 'DATABASE_URL', 'DIRECT_SMTP_HOST', 'DIRECT_TLS_CERT_FILE', 'DIRECT_TLS_KEY_FILE', 'EMERGENCY_SERVICE_URL']) delete inherited[name];
   return inherited;
 }
 
@@ -58,6 +60,7 @@ const peer = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     DIRECT_DNS_PUBLISH_PORT: peerDnsPort,
     DIRECT_DNS_SERVERS: `127.0.0.1:${peerDnsPort},127.0.0.1:${mainDnsPort}`,
     DIRECT_SMARTHOSTS: `direct.example.org=127.0.0.1:${mainSmtpPort}`,
+    EMERGENCY_SERVICE_PORT: peerEmergencyPort,
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => peer.kill(signal));

@@ -9,6 +9,8 @@ export interface RunningServer {
   // The server's DATA_DIR: journeys read what it writes there (the mail outbox's .eml files).
   dataDir: string;
   baseUrl: string;
+  // The emergency-organization service (issue 29 §6) the server runs on a port of its own.
+  emergencyServiceUrl: string;
   logFile: string;
   stop: () => Promise<void>;
 }
@@ -97,6 +99,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const logFile = path.join(RESULTS_DIR, options.logName ?? 'server.log');
   const log = createWriteStream(logFile);
   const baseUrl = `http://127.0.0.1:${port}`;
+  const emergencyPort = await freePort();
+  const emergencyServiceUrl = `http://127.0.0.1:${emergencyPort}`;
   const started = Date.now();
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -116,6 +120,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       DIRECT_SMTP_PORT: String(smtpPort),
       DIRECT_DNS_PUBLISH_PORT: String(dnsPort),
       DIRECT_DNS_SERVERS: [`127.0.0.1:${dnsPort}`, ...(options.moreDnsServers ?? [])].join(','),
+      EMERGENCY_SERVICE_PORT: String(emergencyPort),
+      EMERGENCY_SERVICE_URL: emergencyServiceUrl,
       ...options.env,
     },
   });
@@ -141,10 +147,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   try {
     await waitForHealth(baseUrl, child, logFile);
+    // Started right after the app's listen: ready within moments of it.
+    await waitForHealth(emergencyServiceUrl, child, logFile);
   } catch (error) {
     await stop();
     throw error;
   }
   console.log(`[e2e] server ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (log: ${path.relative(REPO_ROOT, logFile)})`);
-  return { baseUrl, dataDir, logFile, stop, smtpPort, dnsPort };
+  return { baseUrl, emergencyServiceUrl, dataDir, logFile, stop, smtpPort, dnsPort };
 }

@@ -85,6 +85,7 @@ import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
 import { batchImportsRoutes } from './modules/batch-imports/routes.ts';
 import { licensesRoutes } from './modules/licenses/routes.ts';
+import { emergenciesRoutes } from './modules/emergencies/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -164,7 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerErrorHandling(app, { recordSecureLog: (entry) => recordSecureLog(db, entry) });
-  registerSecurityHeaders(app, { publicUrl: config.publicUrl });
+  // The web app also calls the emergency-organization service (issue 29 §6) at its own origin.
+  registerSecurityHeaders(app, { publicUrl: config.publicUrl, connectOrigins: [new URL(config.emergencyService.url).origin] });
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
   registerRequestMetrics(app);
   registerMetricsRoute(app, { db, token: config.metrics.token, servedHere: config.metrics.port === undefined });
@@ -270,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   siftMetricsRoutes(app, { db });
   generatedReportsRoutes(app, { db, blobs });
   licensesRoutes(app, { db, now });
+  emergenciesRoutes(app, { db, now, emergencyServiceUrl: config.emergencyService.url });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

@@ -25,6 +25,9 @@ const proxyAddress = (v: string) => {
   return family !== 0 && rest.length === 0 && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
 };
 
+// Beside 8080 (the app) and 8081 (`npm run demo:peer`'s app; its service takes 8091).
+const DEFAULT_EMERGENCY_SERVICE_PORT = 8090;
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -169,6 +172,11 @@ const schema = z.object({
   // a port of its own instead of the app's.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Issue 29 §6: the Carequality-type service of the emergency organizations, a second application this process runs on a
+  // port of its own ('off': not here, EMERGENCY_SERVICE_URL names where it runs); its URL as browsers reach it.
+  EMERGENCY_SERVICE_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(DEFAULT_EMERGENCY_SERVICE_PORT),
+  EMERGENCY_SERVICE_HOST: z.string().max(200).optional(),
+  EMERGENCY_SERVICE_URL: z.string().url().max(2000).optional(),
 });
 
 
@@ -213,6 +221,8 @@ export interface Config {
   apiCapture: { retentionDays: number };
   // token undefined: no /metrics at all; port set: served there, not on the app's port.
   metrics: { token: string | undefined; port: number | undefined };
+  // port null: the service runs elsewhere; url: its base URL for browsers; corsOrigins: the web app's origins it answers.
+  emergencyService: { port: number | null; host: string; url: string; corsOrigins: string[] };
 }
 
 export interface SmtpRoute {
@@ -256,6 +266,12 @@ export function parseSmarthosts(value: string): Map<string, SmtpRoute> | string 
 }
 
 export class ConfigError extends Error {}
+
+// The origins the web app is opened from: PUBLIC_URL's, else this server's on the loopback names (development, e2e).
+function webOrigins(publicUrl: string | undefined, port: number): string[] {
+  if (publicUrl) return [new URL(publicUrl).origin];
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];
+}
 
 // Development defaults that let `npm start` and `npm run demo:peer` find each other on one machine (README, "Direct").
 const DEMO_DNS_PUBLISH_PORT = 5300;
@@ -345,6 +361,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     apiCapture: { retentionDays: e.API_CAPTURE_RETENTION_DAYS },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    emergencyService: {
+      port: e.EMERGENCY_SERVICE_PORT === 'off' ? null : e.EMERGENCY_SERVICE_PORT,
+      host: e.EMERGENCY_SERVICE_HOST ?? e.HOST,
+      url: (e.EMERGENCY_SERVICE_URL ?? `http://localhost:${e.EMERGENCY_SERVICE_PORT === 'off' ? DEFAULT_EMERGENCY_SERVICE_PORT : e.EMERGENCY_SERVICE_PORT}`).replace(/\/+$/, ''),
+      corsOrigins: webOrigins(e.PUBLIC_URL, e.PORT),
+    },
   };
 }
 

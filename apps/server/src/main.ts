@@ -23,6 +23,8 @@ import { startDirectOperations } from './transports/direct/operations.ts';
 import { startNotificationSchedule } from './modules/notifications/schedule.ts';
 import { startMetricsServer } from './platform/metrics/metrics.ts';
 import { startGeneratedReportsSchedule } from './modules/generated-reports/monthly-usage.ts';
+import { startCarequalityService } from './services/carequality-service/app.ts';
+import { seedDemoEmergencies } from './db/seed/demo-emergencies.ts';
 
 // Start-up: config → database → migrations → (demo world on an empty embedded database) → app → listen
 // → workers.
@@ -40,6 +42,7 @@ async function main() {
     await seedDemoResellers(handle.db);
     await seedDemoCertificates(handle.db, config.blobEncryptionKey, new Date(), config.demoWorld === 'peer' ? PEER_DEMO_CA_NAME : undefined);
     await seedDemoDirectory(handle);
+    await seedDemoEmergencies(handle.db);
     // Committed as sends with their workflows queued: the workers started below deliver them. The peer starts empty.
     if (config.demoWorld === 'main') await seedDemoMessages({ db: handle.db, blobs: createBlobStore({ db: handle.db, dataDir: config.dataDir, key: config.blobEncryptionKey }), now });
   }
@@ -51,9 +54,11 @@ async function main() {
   let notifications: ReturnType<typeof startNotificationSchedule> | undefined = undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined = undefined;
   let generatedReports: ReturnType<typeof startGeneratedReportsSchedule> | undefined = undefined;
+  let emergencyService: Awaited<ReturnType<typeof startCarequalityService>> | undefined = undefined;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await emergencyService?.close();
     metricsServer?.close();
     await direct?.stop();
     notifications?.stop();
@@ -68,6 +73,9 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // METRICS_PORT: /metrics on a port of its own (issue 27 §5), e.g. one only the monitoring network reaches.
   metricsServer = config.metrics.token && config.metrics.port !== undefined ? await startMetricsServer({ db: handle.db, token: config.metrics.token, port: config.metrics.port, host: config.host }) : undefined;
+  // Issue 29 §6: the emergency-organization (Carequality-type) service, a second application on its own port.
+  const { emergencyService: emergencySettings } = config;
+  if (emergencySettings.port !== null) emergencyService = await startCarequalityService({ config, db: handle.db, now, port: emergencySettings.port, host: emergencySettings.host });
   void warmUpFileWorkers(sharedWorkerPool(config.fileWorkers));
   workers = await startWorkers({
     db: handle.db,
@@ -89,6 +97,7 @@ async function main() {
   const url = config.appUrl;
   const lines = [`ClinicRelay is running at ${url} (${handle.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
   lines.push(config.smtp ? `Mail is sent through ${describeSmtp(config.smtp)}` : `Mail is written as .eml files to ${outboxDirOf(config.dataDir)} (SMTP_URL is not set)`);
+  lines.push(emergencyService ? `The emergency-organization service is running at ${emergencySettings.url}` : `The emergency-organization service is expected at ${emergencySettings.url} (EMERGENCY_SERVICE_PORT=off)`);
   if (direct.listener) lines.push(`Direct (S/MIME over SMTP) is received on port ${direct.listener.port} as ${config.direct.hostname}`);
   if (direct.publisher) lines.push(`Direct certificates (DNS CERT records) are published on ${direct.publisher.host}:${direct.publisher.port}/udp+tcp`);
   if (config.env !== 'production' && (await isSeeded(handle.db))) lines.push(...demoSignInLines(config.demoPassword, config.demoWorld === 'peer' ? peerOrganizationName : undefined));

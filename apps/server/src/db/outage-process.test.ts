@@ -59,6 +59,7 @@ describe.skipIf(skipReason)('the server process through a PostgreSQL restart', (
         // No listener on a default port: the test must pass beside a running `npm start` (issue 26 §5).
         DIRECT_SMTP_PORT: 'off',
         DIRECT_DNS_PUBLISH_PORT: 'off',
+        EMERGENCY_SERVICE_PORT: 'off',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -10,7 +10,7 @@ describe('security headers behind an https PUBLIC_URL', () => {
     for (const url of ['/api/health', '/account/login', '/api/nothing-here']) {
       const res = await t.call(null, 'GET', url);
       expect(res.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
-      expect(connectSrc(res.headers['content-security-policy']), url).toBe("'self' wss://relay.example.org");
+      expect(connectSrc(res.headers['content-security-policy']), url).toBe("'self' wss://relay.example.org http://localhost:8090");
     }
   });
 });
@@ -21,16 +21,16 @@ describe('security headers behind an http PUBLIC_URL', () => {
   it('send no HSTS and allow the ws origin of PUBLIC_URL, port included', async () => {
     const res = await t.call(null, 'GET', '/api/health');
     expect(res.headers['strict-transport-security']).toBeUndefined();
-    expect(connectSrc(res.headers['content-security-policy'])).toBe("'self' ws://relay.internal:8080");
+    expect(connectSrc(res.headers['content-security-policy'])).toBe("'self' ws://relay.internal:8080 http://localhost:8090");
   });
 });
 
 describe('security headers without PUBLIC_URL (development)', () => {
   const t = useTestApp();
 
-  it("send no HSTS and allow 'self' alone, never any ws: or wss: host", async () => {
+  it("send no HSTS and allow 'self' and the emergency-organization service alone, never any ws: or wss: host", async () => {
     const res = await t.call(null, 'GET', '/api/health');
     expect(res.headers['strict-transport-security']).toBeUndefined();
-    expect(connectSrc(res.headers['content-security-policy'])).toBe("'self'");
+    expect(connectSrc(res.headers['content-security-policy'])).toBe("'self' http://localhost:8090");
   });
 });

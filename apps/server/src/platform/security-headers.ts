@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 export interface SecurityHeaderOptions {
   /** PUBLIC_URL: its WebSocket origin is the only one scripts may connect to besides the page's own. */
   publicUrl: string | undefined;
+  /** Other origins the web app calls (the emergency-organization service, issue 29 §6). */
+  connectOrigins?: readonly string[];
 }
 
 // The WebSocket origin of PUBLIC_URL (wss://host for https, ws://host for http), for the live hub at /api/hub.
@@ -12,10 +14,10 @@ function webSocketOrigin(publicUrl: string): string {
 }
 
 // Mantine injects <style> tags, hence 'unsafe-inline' for styles only; scripts come from our origin alone.
-export function contentSecurityPolicy(publicUrl: string | undefined): string {
+export function contentSecurityPolicy(publicUrl: string | undefined, connectOrigins: readonly string[] = []): string {
   // Without PUBLIC_URL (development) 'self' alone: CSP3 browsers (Chromium since 70, Firefox, current
   // Safari) let it match ws/wss on the page's own host, the only host the web app opens /api/hub on.
-  const connect = ["'self'", ...(publicUrl ? [webSocketOrigin(publicUrl)] : [])];
+  const connect = ["'self'", ...(publicUrl ? [webSocketOrigin(publicUrl)] : []), ...connectOrigins];
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -33,7 +35,7 @@ export function contentSecurityPolicy(publicUrl: string | undefined): string {
 }
 
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
-  const csp = contentSecurityPolicy(options.publicUrl);
+  const csp = contentSecurityPolicy(options.publicUrl, options.connectOrigins);
   // Only a deployment served over https may pin browsers to https (a plain-http one would lock them out).
   const hsts = options.publicUrl?.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : undefined;
   app.addHook('onSend', async (request, reply, payload) => {

@@ -28,6 +28,7 @@ const SecureLogsPage = lazyPage(() => import('./securelogs/secure-logs-page.tsx'
 const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m) => m.ReportsPage));
 const GeneratedReportsPage = lazyPage(() => import('./generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
 const BatchImportsPage = lazyPage(() => import('./batch-imports/batch-imports-page.tsx').then((m) => m.BatchImportsPage));
+const EmergenciesPage = lazyPage(() => import('./emergencies/emergencies-page.tsx').then((m) => m.EmergenciesPage));
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 const LicenseKeysPage = lazyPage(() => import('./licenses/license-keys-page.tsx').then((m) => m.LicenseKeysPage));
 const LicenseTypesPage = lazyPage(() => import('./licenses/license-types-page.tsx').then((m) => m.LicenseTypesPage));
@@ -75,8 +76,8 @@ const adminPages: readonly AdminPage[] = [
   { path: 'reports', roles: SYSTEM_ADMINS, Page: ReportsPage },
   { path: 'generatedreports', roles: SYS_ADMIN, Page: GeneratedReportsPage },
   { path: 'siftmetrics', roles: SYSTEM_ADMINS, Page: SiftMetricsPage },
-  placeholder('emergencies', 'Emergencies', 'Emergencies and the organizations they apply to will be listed here.'),
   { path: 'batchimports', roles: SYS_ADMIN, Page: BatchImportsPage },
+  { path: 'emergencies', roles: SYS_ADMIN, Page: EmergenciesPage },
   placeholder('clientapplications', 'Client applications', 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.'),
   placeholder('clientapplications/add', 'Add client application', 'The form to add a client application will appear here.'),
   placeholder('clientapplications/edit/:id', 'Edit client application', 'The form to edit a client application and reset its credentials will appear here.'),

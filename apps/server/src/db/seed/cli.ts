@@ -11,6 +11,7 @@ import { seedDemoDirectory } from './demo-directory.ts';
 import { seedDemoCertificates } from './demo-certificates.ts';
 import { makePeerWorld, PEER_DEMO_CA_NAME, peerOrganizationName } from './demo-peer.ts';
 import { seedDemoMessages } from './demo-messages.ts';
+import { seedDemoEmergencies } from './demo-emergencies.ts';
 
 // `npm run seed:demo`: seeds the demo world into DATABASE_URL or the embedded database (idempotent),
 // then, since no workers run here, runs the queued workflows so the demo messages are delivered
@@ -30,6 +31,7 @@ try {
   await seedDemoResellers(handle.db);
   await seedDemoCertificates(handle.db, config.blobEncryptionKey, new Date(), peer ? PEER_DEMO_CA_NAME : undefined);
   const directory = await seedDemoDirectory(handle);
+  await seedDemoEmergencies(handle.db);
   if (directory) console.log(`Demo directory: ${directory} generated NPPES entries loaded.`);
   const now = () => new Date();
   // The peer's world starts with an empty Intake (as on a first `npm run demo:peer`).
