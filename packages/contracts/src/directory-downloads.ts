@@ -51,8 +51,8 @@ export const directoryDownloadColumns = [
   'Updated',
 ] as const;
 
-const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
-  z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(values, { error: message }).optional()).refine((v) => v !== undefined, { message });
+// Missing, empty and unknown values are one error: the field's own text.
+const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
 
 // POST /api/directory/downloads/request (§5: type and mode required).
 export const directoryDownloadRequest = z.object({

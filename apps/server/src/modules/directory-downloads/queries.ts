@@ -18,10 +18,10 @@ export async function findById(db: DbOrTx, id: string): Promise<DownloadRow | un
   return row;
 }
 
-// The list's search: the type, the mode or the status, as typed (case-insensitive), or the log's text.
+// The list's search: a part of the type (item), the mode or the status, case-insensitive.
 export function findPage(db: DbOrTx, page: { offset: number; limit: number; search?: string | undefined; descending: boolean }) {
   const term = page.search ? `%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const where = term ? sql`(${d.type} ilike ${term} or ${d.mode} ilike ${term} or ${d.status} ilike ${term} or ${d.logMessage} ilike ${term})` : undefined;
+  const where = term ? sql`(${d.type} ilike ${term} or ${d.mode} ilike ${term} or ${d.status} ilike ${term})` : undefined;
   return Promise.all([
     db
       .select()

@@ -57,7 +57,7 @@ export async function logMessage(deps: DirectoryDownloadsDeps, id: string) {
 // POST /request: the request row and its workflow in one transaction.
 export async function requestDownload(deps: DirectoryDownloadsDeps, caller: AdminCaller, input: z.output<typeof directoryDownloadRequest>) {
   const row = await deps.db.transaction(async (tx) => {
-    const inserted = await q.insert(tx, { type: input.type!, mode: input.mode!, status: 'Pending', requestedBy: caller.session.userId, occurredAt: deps.now() });
+    const inserted = await q.insert(tx, { type: input.type, mode: input.mode, status: 'Pending', requestedBy: caller.session.userId, occurredAt: deps.now() });
     await enqueue(tx, { type: DIRECTORY_DOWNLOAD_WORKFLOW, correlationId: `directory-download:${inserted.id}`, payload: { downloadId: inserted.id } });
     return inserted;
   });

@@ -7,11 +7,12 @@ export type EntryValues = Omit<typeof directoryServiceEntries.$inferInsert, 'id'
 
 const e = directoryServiceEntries;
 
-// A term is a prefix of the ordering name, the organization name or the first name, or a Direct address or NPI as typed.
+// A term is a part of the ordering name, the organization name or the first name (operators' list: a few thousand
+// rows at most), or a Direct address or NPI as typed.
 function termWhere(normalized: string | undefined, raw: string | undefined): SQL | undefined {
   if (!normalized || !raw) return undefined;
-  const prefix = `${normalized}%`;
-  return or(sql`${e.nameNorm} like ${prefix}`, sql`${e.orgNorm} like ${prefix}`, sql`${e.firstNorm} like ${prefix}`, eq(e.directAddress, raw.toLowerCase()), eq(e.npi, raw))!;
+  const part = `%${normalized}%`;
+  return or(sql`${e.nameNorm} like ${part}`, sql`${e.orgNorm} like ${part}`, sql`${e.firstNorm} like ${part}`, eq(e.directAddress, raw.toLowerCase()), eq(e.npi, raw))!;
 }
 
 export function findPage(db: DbOrTx, page: { offset: number; limit: number; term?: string | undefined; raw?: string | undefined; descending?: boolean }) {
