@@ -43,7 +43,7 @@ describe('Directory downloads (back office)', { timeout: 30_000 }, () => {
   it('shows the log message with a copy button that says Copied! for 2.5 s', async () => {
     start();
     const user = userEvent.setup({ delay: null });
-    const row = (await screen.findByText(done.fileUrl)).closest('tr')!;
+    const row = (await screen.findByText(done.fileUrl, undefined, { timeout: 20_000 })).closest('tr')!;
     for (const cell of ['5b0c2a10', 'Providers', 'Full', 'Completed']) expect(within(row).getByText(cell)).toBeTruthy();
     await user.click(within(row).getByRole('button', { name: `Log message of request ${ID}` }));
     const modal = await screen.findByRole('dialog', { name: 'Log message' });
@@ -66,7 +66,7 @@ describe('Directory downloads (back office)', { timeout: 30_000 }, () => {
     let answer = json(400, { message: text.notSent });
     const { fetchStub } = start({ 'POST /api/directory/downloads/request': () => answer });
     const user = userEvent.setup({ delay: null });
-    await screen.findByText(done.fileUrl);
+    await screen.findByText(done.fileUrl, undefined, { timeout: 20_000 });
     await user.click(screen.getByRole('button', { name: 'Request download' }));
     const modal = await screen.findByRole('dialog', { name: 'Request directory download' });
     await user.click(within(modal).getByRole('button', { name: 'Request' }));

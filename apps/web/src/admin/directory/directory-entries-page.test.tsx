@@ -34,7 +34,7 @@ describe('Directory entries (back office)', { timeout: 30_000 }, () => {
   it('edits an entry as pretty-printed JSON, refuses invalid JSON, and says when the update failed', async () => {
     const { fetchStub } = start({ 'PUT /api/kno2directory': () => json(400, { message: 'x', modelState: { organizationName: ['A name is required.'] } }) });
     const user = userEvent.setup({ delay: null });
-    const row = (await screen.findByText('Cascade Wound Care')).closest('tr')!;
+    const row = (await screen.findByText('Cascade Wound Care', undefined, { timeout: 20_000 })).closest('tr')!;
     expect(within(row).getByText('System')).toBeTruthy();
     await user.click(within(row).getByRole('button', { name: 'Edit Cascade Wound Care' }));
     const modal = await screen.findByRole('dialog', { name: 'Edit directory entry' });
@@ -60,7 +60,7 @@ describe('Directory entries (back office)', { timeout: 30_000 }, () => {
   it('says when a delete failed', async () => {
     start({ [`DELETE /api/kno2directory/platform/${ID}`]: () => json(500, { message: 'Server error' }) });
     const user = userEvent.setup({ delay: null });
-    const row = (await screen.findByText('Cascade Wound Care')).closest('tr')!;
+    const row = (await screen.findByText('Cascade Wound Care', undefined, { timeout: 20_000 })).closest('tr')!;
     await user.click(within(row).getByRole('button', { name: 'Delete Cascade Wound Care' }));
     const modal = await screen.findByRole('dialog', { name: 'Delete directory entry' });
     await user.click(within(modal).getByRole('button', { name: 'Delete' }));

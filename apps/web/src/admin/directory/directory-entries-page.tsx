@@ -78,9 +78,8 @@ function JsonEditor({ form }: { form: UseFormReturnType<Values> }) {
       <Textarea
         label="Directory entry (JSON)"
         description="entryType is Provider (lastName required) or Organization (organizationName required); other keys are kept as written."
-        autosize
-        minRows={14}
-        maxRows={28}
+        rows={18}
+        resize="vertical"
         spellCheck={false}
         data-autofocus
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
