@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from './paging.ts';
-import { text } from './text.ts';
+import { jsonValue, text } from './text.ts';
 
 // back-office-b §2 "Directory entries" (/admin/directory) and the catalog's /api/kno2directory rows (issue 29 §7).
 // A directory entry is what Kno2's directory service holds: a provider or an organization published to the provider
@@ -55,7 +55,7 @@ export const directoryServiceEntry = z.looseObject({
 export type DirectoryServiceEntry = z.infer<typeof directoryServiceEntry>;
 
 // POST and PUT bodies are free JSON objects (checked by the service, which names the field at fault).
-export const directoryServiceEntryBody = z.record(text(), z.unknown());
+export const directoryServiceEntryBody = z.record(text(), jsonValue());
 
 export const directoryServiceEntryQuery = pageQuery;
 export const directoryServiceEntryPage = z.object({ items: z.array(directoryServiceEntry), totalCount: z.number().int() });

@@ -68,7 +68,7 @@ export async function completeSignIn(deps: ConnectorsDeps, input: { code: string
   });
   await writeAudit(
     deps.db,
-    { eventType: 'EsignatureAccountConnected', userId, userName: String(verified.payload.userName ?? ''), ip: input.ip, details: { accountId: row.id, provider: row.provider } },
+    { eventType: 'EsignatureAccountConnected', userId, userName: typeof verified.payload.userName === 'string' ? verified.payload.userName : null, ip: input.ip, details: { accountId: row.id, provider: row.provider } },
     now,
   );
   return toAccount(row);

@@ -56,15 +56,15 @@ describe('Directory downloads (back office)', { timeout: 30_000 }, () => {
     await act(async () => {});
     expect(writeText).toHaveBeenCalledWith(LOG);
     expect(within(modal).getByRole('button', { name: 'Copied!' })).toBeTruthy();
-    act(() => vi.advanceTimersByTime(2499));
+    act(() => void vi.advanceTimersByTime(2499));
     expect(within(modal).getByRole('button', { name: 'Copied!' })).toBeTruthy();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => void vi.advanceTimersByTime(1));
     expect(within(modal).getByRole('button', { name: 'Copy' })).toBeTruthy();
   });
 
   it('asks for type and mode, sends the request, and says when it could not be sent', async () => {
     let answer = json(400, { message: text.notSent });
-    const { fetchStub } = start({ 'POST /api/directory/downloads/request': () => answer });
+    const { calls } = start({ 'POST /api/directory/downloads/request': () => answer });
     const user = userEvent.setup({ delay: null });
     await screen.findByText(done.fileUrl, undefined, { timeout: 20_000 });
     await user.click(screen.getByRole('button', { name: 'Request download' }));
@@ -80,8 +80,7 @@ describe('Directory downloads (back office)', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('option', { name: 'Incremental (changes since the last download)' }));
     await user.click(within(modal).getByRole('button', { name: 'Request' }));
     expect(await screen.findByText(text.notSent)).toBeTruthy();
-    const sent = fetchStub.mock.calls.find(([url, init]) => String(url).endsWith('/request') && init?.method === 'POST');
-    expect(JSON.parse(String(sent![1]!.body))).toEqual({ type: 'All', mode: 'Incremental' });
+    expect(calls.find((c) => c.key === 'POST /api/directory/downloads/request')?.body).toEqual({ type: 'All', mode: 'Incremental' });
 
     answer = json(200, { ...done, status: 'Pending', fileUrl: null });
     await user.click(within(modal).getByRole('button', { name: 'Request' }));

@@ -28,16 +28,12 @@ function FileLink({ row }: { row: DirectoryDownload }) {
       size="sm"
       disabled={saving}
       aria-label={`Download the file of request ${row.id}`}
-      onClick={async () => {
+      onClick={() => {
         setSaving(true);
-        try {
-          const file = await fetchDirectoryDownloadFile(fileUrl);
-          saveFile(file.blob, file.fileName);
-        } catch {
-          notifyError('The file could not be downloaded.');
-        } finally {
-          setSaving(false);
-        }
+        fetchDirectoryDownloadFile(fileUrl)
+          .then((file) => saveFile(file.blob, file.fileName))
+          .catch(() => notifyError('The file could not be downloaded.'))
+          .finally(() => setSaving(false));
       }}
     >
       {fileUrl}

@@ -41,7 +41,7 @@ const blank: Values = { json: prettyEntryJson(template) };
 const valuesOf = ({ createdAt: _created, updatedAt: _updated, ...entry }: DirectoryServiceEntry): Values => ({ json: prettyEntryJson(entry) });
 
 const nameOf = (row: DirectoryServiceEntry) => {
-  const field = (key: string) => (typeof row[key] === 'string' ? (row[key] as string) : '');
+  const field = (key: string) => (typeof row[key] === 'string' ? row[key] : '');
   const name = row.entryType === 'Organization' ? field('organizationName') : [field('lastName'), field('firstName')].filter(Boolean).join(', ');
   return name || row.id;
 };

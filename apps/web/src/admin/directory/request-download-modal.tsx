@@ -36,7 +36,7 @@ export function RequestDownloadModal({ opened, onClose, onRequested }: { opened:
       onClose={onClose}
       title="Request directory download"
       entity={{ type: null, mode: null }}
-      schema={formSchema as unknown as z.ZodType<Values>}
+      schema={formSchema}
       submitLabel="Request"
       successMessage={text.sent}
       failureMessage={text.notSent}
