@@ -80,7 +80,7 @@ async function onDatabase(label: 'pglite' | 'postgres', files: { npidataFile: st
     );
     const authorization = `Bearer ${accessToken}`;
     // The floor under every route: HTTP, session check and serialization of a route that reads nothing.
-    const floor = await routeUnderLoad(app, { url: '/api/kno2directory/entrytypes', method: 'GET', authorization }, 'GET /api/kno2directory/entrytypes (no query)', LOAD);
+    const floor = await routeUnderLoad(app, { url: '/api/addressbook/entrytypes', method: 'GET', authorization }, 'GET /api/addressbook/entrytypes (no query)', LOAD);
     lines.push(`  HTTP and session floor: ${formatLoad(floor)}; about ${(1000 / floor.requestsPerSecond).toFixed(2)} ms of the machine per request`);
     for (const c of await cases(handle.db)) {
       const call = () => app.inject({ method: 'POST', url: '/api/directory/search', headers: { authorization }, payload: c.body });

@@ -63,6 +63,9 @@ import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { downloadsRoutes } from './modules/downloads/routes.ts';
 import { eulasRoutes } from './modules/eulas/routes.ts';
+import { directoryEntriesRoutes } from './modules/directory-entries/routes.ts';
+import { directoryDownloadsRoutes } from './modules/directory-downloads/routes.ts';
+import { connectorsRoutes } from './modules/connectors/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { reportsRoutes } from './modules/reports/routes.ts';
 import { siftMetricsRoutes } from './modules/sift-metrics/routes.ts';
@@ -255,6 +258,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey, allowLoopback: config.webhooks.allowLoopback });
   notificationsRoutes(app, { db, now });
   downloadsRoutes(app, { db, now, blobs, scanner });
+  directoryEntriesRoutes(app, { db, now });
+  directoryDownloadsRoutes(app, { db, now, blobs });
+  // ESIGNATURE_PROVIDER: only the sandbox so far (modules/connectors/sandbox-provider.ts).
+  connectorsRoutes(app, { db, now, appUrl: config.appUrl, signingKey: config.tokenSigningKey });
   // config.identityProofingProvider is 'sandbox': the only provider so far.
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });

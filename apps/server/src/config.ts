@@ -112,6 +112,8 @@ const schema = z.object({
   IDENTITY_PROOFING_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   // Plan payments (issue 14 §4): only the sandbox exists, which behaves like a provider's test mode (test cards).
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // The e-signature connector (issue 29 §7): only the sandbox exists, served by this server like a provider's test mode.
+  ESIGNATURE_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   // Direct over SMTP (issue 12). The listener's port ('off' disables it); default 2525 (development/test), 25 (production).
   DIRECT_SMTP_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
   DIRECT_SMTP_HOST: z.string().max(200).optional(),
@@ -216,6 +218,7 @@ export interface Config {
   faxProvider: 'sandbox';
   identityProofingProvider: 'sandbox';
   paymentProvider: 'sandbox';
+  esignatureProvider: 'sandbox';
   clamd: ClamdAddress | undefined;
   direct: DirectConfig;
   apiCapture: { retentionDays: number };
@@ -340,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     faxProvider: e.FAX_PROVIDER,
     identityProofingProvider: e.IDENTITY_PROOFING_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
+    esignatureProvider: e.ESIGNATURE_PROVIDER,
     clamd: e.CLAMD_URL ?? undefined,
     direct: {
       smtpPort: e.DIRECT_SMTP_PORT === 'off' ? null : (e.DIRECT_SMTP_PORT ?? (e.NODE_ENV === 'production' ? 25 : 2525)),

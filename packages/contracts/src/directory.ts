@@ -60,9 +60,10 @@ export type DirectorySearchRequest = z.input<typeof directorySearchRequest>;
 export const hasDirectorySearchValue = (r: Partial<Record<'firstName' | 'lastName' | 'organizationName' | 'city' | 'state' | 'zip', string | undefined | null>>) =>
   [r.firstName, r.lastName, r.organizationName, r.city, r.state, r.zip].some((v) => !!v?.trim());
 
-// Where an entry comes from: the national registry, an organization hosted on this installation, or a contact an
-// organization added by hand (visible to that organization only).
-export const directorySources = ['NPPES', 'Hosted', 'Organization'] as const;
+// Where an entry comes from: the national registry, an organization hosted on this installation, a contact an
+// organization added by hand (visible to that organization only), or an entry the platform's operators published
+// (/api/kno2directory, visible to all).
+export const directorySources = ['NPPES', 'Hosted', 'Organization', 'Published'] as const;
 export type DirectorySource = (typeof directorySources)[number];
 // NPPES entity type codes: 1 an individual provider, 2 an organization.
 export const directoryEntityTypes = [
@@ -121,7 +122,7 @@ export const directoryAddressCheck = z.object({
 export type DirectoryAddressCheck = z.infer<typeof directoryAddressCheck>;
 export const directoryValidateResponse = z.array(directoryAddressCheck);
 
-// /api/kno2directory: entries an organization adds by hand (a contact not in NPPES). tenantId is the
+// /api/addressbook: entries an organization adds by hand (a contact not in NPPES). tenantId is the
 // organization's id; an entry of another organization answers 404.
 export const directoryContactInput = z.object({
   id: text().uuid().optional(),

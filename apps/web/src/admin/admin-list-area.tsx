@@ -62,8 +62,12 @@ export interface AdminListAreaProps<Row extends { id: string | number }, Values 
   rowEditable?: (row: Row) => boolean;
   /** Whether a row offers Delete, when that differs from rowEditable (terms documents: never edited, sometimes deleted). */
   rowDeletable?: (row: Row) => boolean;
-  /** The search box's pause, when the spec names one other than 300 ms. */
+  /** The search box's debounce when the spec names one (back-office-b §9). */
   searchDebounceMs?: number;
+  /** The EntityModal's size (a JSON editor needs room). */
+  modalSize?: 'sm' | 'md' | 'lg' | 'xl';
+  /** The EntityModal's failure toast (back-office-b §8 'Error updating …'). */
+  saveFailureMessage?: string;
 }
 
 type Editing<Row> = { row: Row | null } | null;
@@ -140,6 +144,8 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
           entity={row ? { ...form.valuesOf(row), id: row.id } : form.blank}
           schema={form.schema}
           successMessage={messages.saved}
+          size={props.modalSize}
+          failureMessage={props.saveFailureMessage}
           onSubmit={async (values) => {
             await (row ? props.update?.(row, values) : props.create?.(values));
             await refresh();

@@ -32,6 +32,9 @@ const EmergenciesPage = lazyPage(() => import('./emergencies/emergencies-page.ts
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 const LicenseKeysPage = lazyPage(() => import('./licenses/license-keys-page.tsx').then((m) => m.LicenseKeysPage));
 const LicenseTypesPage = lazyPage(() => import('./licenses/license-types-page.tsx').then((m) => m.LicenseTypesPage));
+const DirectoryEntriesPage = lazyPage(() => import('./directory/directory-entries-page.tsx').then((m) => m.DirectoryEntriesPage));
+const DirectoryDownloadsPage = lazyPage(() => import('./directory/directory-downloads-page.tsx').then((m) => m.DirectoryDownloadsPage));
+const DocusignPage = lazyPage(() => import('./docusign/docusign-page.tsx').then((m) => m.DocusignPage));
 
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -81,14 +84,14 @@ const adminPages: readonly AdminPage[] = [
   placeholder('clientapplications', 'Client applications', 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.'),
   placeholder('clientapplications/add', 'Add client application', 'The form to add a client application will appear here.'),
   placeholder('clientapplications/edit/:id', 'Edit client application', 'The form to edit a client application and reset its credentials will appear here.'),
-  placeholder('directory', 'Directory', 'Directory entries will be listed here, with actions to create, update and delete them.'),
-  placeholder('directorydownloads', 'Directory downloads', 'Directory download requests will be listed here.'),
+  { path: 'directory', roles: SYS_ADMIN, Page: DirectoryEntriesPage },
+  { path: 'directorydownloads', roles: SYS_ADMIN, Page: DirectoryDownloadsPage },
   placeholder('featureToggle', 'Feature toggles', 'Feature toggles will be listed here, with whether each is enabled globally and per organization.'),
   placeholder('healthreferralregions', 'Health referral regions', 'Health referral regions will be listed here, with actions to create, edit and delete them.'),
   placeholder('healthserviceareas', 'Health service areas', 'Health service areas will be listed here, with a crosswalk upload.'),
-  placeholder('docusign', 'E-signature accounts', 'E-signature connector accounts will be listed here.'),
   { path: 'licensekeys', roles: SYS_ADMIN, Page: LicenseKeysPage },
   { path: 'licensetypes', roles: SYS_ADMIN, Page: LicenseTypesPage },
+  { path: 'docusign', roles: SYS_ADMIN, Page: DocusignPage },
   placeholder('messageroutingrules', 'Message routing rules', 'Message routing rules will be listed here, searchable by address.'),
 ];
 

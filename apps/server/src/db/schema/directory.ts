@@ -78,7 +78,7 @@ export const directoryEndpoints = pgTable(
   (t) => [primaryKey({ columns: [t.npi, t.address] }), index('directory_endpoints_address_idx').on(t.address)],
 );
 
-// Entries an organization adds by hand (/api/kno2directory): searched with the directory, seen only by it.
+// Entries an organization adds by hand (/api/addressbook): searched with the directory, seen only by it.
 export const directoryContacts = pgTable(
   'directory_contacts',
   {

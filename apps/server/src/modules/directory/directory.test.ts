@@ -209,9 +209,9 @@ describe('address validation for the To field', () => {
   });
 });
 
-describe("an organization's own directory entries (/api/kno2directory)", () => {
+describe("an organization's own directory entries (/api/addressbook)", () => {
   const t = useTestApp();
-  const BASE = '/api/kno2directory';
+  const BASE = '/api/addressbook';
   const dr = { entityType: 1, lastName: 'Okafor', firstName: 'Chidi', directAddress: 'C.Okafor@Direct.SmallPractice.example.net', standardizedCity: 'Salem', standardizedState: 'OR', standardizedZip: '97301', phonePrimary: '(503) 555-7000' };
 
   it('lets Lakeside add a contact that its searches find and Riverview never sees', async () => {

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql, type Query, type SQL } from 'drizzle-orm';
 import { IN_SERVICE_STATUSES } from '@clinicrelay/contracts/document-sources.ts';
 import { compileQuery, queryCompiledRows, type DbOrTx } from '../../db/client.ts';
 import { directoryContacts, directoryEndpoints, directoryEntries } from '../../db/schema/directory.ts';
+import { directoryServiceEntries } from '../../db/schema/directory-entries.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 
@@ -84,7 +85,7 @@ export type EntryFields = { npi: string | null } & Pick<
 >;
 
 // One row of a tab in every source.
-export type SearchRow = EntryFields & { source: 'NPPES' | 'Hosted' | 'Organization' };
+export type SearchRow = EntryFields & { source: 'NPPES' | 'Hosted' | 'Organization' | 'Published' };
 
 // A page of one tab and its count (up to `cap`), in one statement: NPPES entries with a Direct address and those
 // without, each read from its own index range in order and stopped at what the page needs (no sort of every match,
@@ -135,6 +136,22 @@ function tabPageSql(f: TabFilter, readNppes: boolean): SQL {
     ${sortKey(f, c)} collate "C" as "k", ${c.nameNorm} collate "C" as "n", '0' || ${c.id}::text as "tie"
     from ${c} where ${and(...contactWhere)} order by 19, 20 limit ${bound('cap')})`;
 
+  // Entries the platform's operators published (/api/kno2directory, modules/directory-entries): every organization finds them.
+  const p = directoryServiceEntries;
+  const publishedWhere: SQL[] = [sql`${p.entityType} = ${f.entityType}`];
+  if (f.name) publishedWhere.push(f.entityType === 1 ? sql`${p.lastNorm} like ${bound('name')}` : sql`${p.orgNorm} like ${bound('name')}`);
+  if (f.first) publishedWhere.push(sql`${p.firstNorm} like ${bound('first')}`);
+  if (f.org) publishedWhere.push(sql`${p.orgNorm} like ${bound('org')}`);
+  if (f.city) publishedWhere.push(sql`${p.cityNorm} like ${bound('city')}`);
+  if (f.state) publishedWhere.push(sql`${p.state} = ${bound('state')}`);
+  if (f.zip) publishedWhere.push(sql`${p.zip} like ${bound('zip')}`);
+  const published = sql`(select ${p.id}::text as "id", 'Published' as "source", ${p.npi} as "npi", ${p.entityType}::int as "entityType", ${p.lastName} as "lastName",
+    ${p.firstName} as "firstName", ${p.middleName} as "middleName", ${p.organizationName} as "organizationName", ${p.clinicName} as "clinicName",
+    ${p.phonePrimary} as "phonePrimary", ${p.fax} as "fax", ${p.addressLine1} as "addressLine1", ${p.city} as "city", ${p.state} as "state",
+    ${p.zip} as "zip", ${p.taxonomy} as "taxonomy", ${p.directAddress} as "directAddress", ${p.directAddress} is not null as "has_direct",
+    ${sortKey(f, p)} collate "C" as "k", ${p.nameNorm} collate "C" as "n", '0' || ${p.id}::text as "tie"
+    from ${p} where ${and(...publishedWhere)} order by 19, 20 limit ${bound('cap')})`;
+
   // Hosted organizations carry no person's name; their address and phone are the organization's own, read live, so an
   // edit of the organization shows at once.
   const hostedApplies = f.entityType === 2 && !f.first;
@@ -159,8 +176,13 @@ function tabPageSql(f: TabFilter, readNppes: boolean): SQL {
       ${sql.join(hostedWhere, sql` `)}
     limit ${bound('cap')})`;
 
-  const sources = [...(readNppes ? [nppes(true), nppes(false)] : []), contacts, ...(hostedApplies ? [hosted] : [])];
-  const counted = [...(readNppes ? [nppesCount(true), nppesCount(false)] : []), sql`(select 1 from ${contacts} "c")`, ...(hostedApplies ? [sql`(select 1 from ${hosted} "h")`] : [])];
+  const sources = [...(readNppes ? [nppes(true), nppes(false)] : []), contacts, published, ...(hostedApplies ? [hosted] : [])];
+  const counted = [
+    ...(readNppes ? [nppesCount(true), nppesCount(false)] : []),
+    sql`(select 1 from ${contacts} "c")`,
+    sql`(select 1 from ${published} "pe")`,
+    ...(hostedApplies ? [sql`(select 1 from ${hosted} "h")`] : []),
+  ];
   return sql`select (select least(count(*), ${bound('cap')})::int from (${sql.join(counted, sql` union all `)}) "counted") as "total",
       (select json_agg("p" order by "p"."has_direct" desc, "p"."k", "p"."n", "p"."tie") from (
         select * from (${sql.join(sources, sql` union all `)}) "u" order by "has_direct" desc, "k", "n", "tie" offset ${bound('start')} limit ${bound('size')}) "p") as "rows"`;

@@ -22,9 +22,10 @@ import * as service from './service.ts';
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
 
-// end-user §7 "Directory". The catalog reads /api/kno2directory as a back-office service; the issue makes it the
-// organization's own address book (contacts not in NPPES), so it answers an organization's users, for their
-// organization only: another tenant's entries are 404. The back-office directory screen arrives with its issue.
+// end-user §7 "Directory". /api/addressbook is the organization's own address book (contacts not in NPPES): it answers
+// an organization's users, for their organization only (another tenant's entries are 404). It lived at
+// /api/kno2directory until issue 29 gave that path the catalog's meaning, the SysAdmin directory service
+// (modules/directory-entries).
 export function directoryRoutes(app: App, deps: service.DirectoryDeps) {
   const tags = ['directory'];
   const config = { roles: ORG_USERS };
@@ -44,7 +45,7 @@ export function directoryRoutes(app: App, deps: service.DirectoryDeps) {
     handler: (request) => service.validate(deps, orgCaller(request), request.query.addresses),
   });
 
-  const base = '/api/kno2directory';
+  const base = '/api/addressbook';
   app.route({
     method: 'GET',
     url: base,

@@ -138,7 +138,7 @@ export async function validate(deps: DirectoryDeps, caller: OrgCaller, addresses
   });
 }
 
-// /api/kno2directory: the organization's own entries.
+// /api/addressbook: the organization's own entries.
 
 const contactEntry = (row: q.ContactRow) => ({
   ...entryOf(row, 'Organization'),
@@ -212,7 +212,7 @@ export async function deleteContact(deps: DirectoryDeps, caller: OrgCaller, tena
   return { ok: true as const };
 }
 
-// GET /api/kno2directory/search/{term}: one box over the whole directory: a Direct address finds its entries;
+// GET /api/addressbook/search/{term}: one box over the whole directory: a Direct address finds its entries;
 // any other term is an organization-name and a last-name prefix (the first page of both tabs).
 export async function searchTerm(deps: DirectoryDeps, caller: OrgCaller, term: string): Promise<DirectoryEntry[]> {
   if (term.includes('@')) {

@@ -18,6 +18,7 @@ import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflow } from '../../module
 import { DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow } from '../../modules/notifications/daily.ts';
 import { NEW_MESSAGE_NOTICES_WORKFLOW, newMessageNoticesWorkflow } from '../../modules/notifications/new-messages.ts';
 import { MONTHLY_USAGE_WORKFLOW, monthlyUsageWorkflow } from '../../modules/generated-reports/monthly-usage.ts';
+import { DIRECTORY_DOWNLOAD_WORKFLOW, directoryDownloadWorkflow } from '../../modules/directory-downloads/workflow.ts';
 import { mailTransport } from '../mail/transports.ts';
 import { BATCH_IMPORT_WORKFLOW } from '../../modules/batch-imports/service.ts';
 import { batchImportWorkflow } from '../../modules/batch-imports/workflow.ts';
@@ -66,6 +67,7 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
     [DAILY_NOTIFICATIONS_WORKFLOW, dailyNotificationsWorkflow({ db: deps.db, now: deps.now, mailFrom: deps.config.mailFrom, publicUrl: deps.config.appUrl })],
     [MONTHLY_USAGE_WORKFLOW, monthlyUsageWorkflow({ blobs })],
     [BATCH_IMPORT_WORKFLOW, batchImportWorkflow(batchImportDeps(deps, blobs))],
+    [DIRECTORY_DOWNLOAD_WORKFLOW, directoryDownloadWorkflow({ blobs })],
   ]);
 }
 
@@ -87,7 +89,7 @@ export const workflowLaneTypes = {
   webhooks: [WEBHOOK_DELIVERY_WORKFLOW],
   files: [RENDITION_WORKFLOW, EXTRACTION_WORKFLOW],
   mail: [SEND_MAIL_WORKFLOW],
-  background: [DELIVERY_SUMMARY_WORKFLOW, NEW_MESSAGE_NOTICES_WORKFLOW, DAILY_NOTIFICATIONS_WORKFLOW, MONTHLY_USAGE_WORKFLOW, BATCH_IMPORT_WORKFLOW],
+  background: [DELIVERY_SUMMARY_WORKFLOW, NEW_MESSAGE_NOTICES_WORKFLOW, DAILY_NOTIFICATIONS_WORKFLOW, MONTHLY_USAGE_WORKFLOW, BATCH_IMPORT_WORKFLOW, DIRECTORY_DOWNLOAD_WORKFLOW],
 } as const;
 
 // The lanes and their loops from the configuration. WORKER_CONCURRENCY=0 turns every lane off in the API process;

@@ -1,0 +1,18 @@
+import { SIGN_IN_POLL_MS, SIGN_IN_WATCH_MS } from '@clinicrelay/contracts/connectors.ts';
+
+/**
+ * Watches the provider's sign-in window (back-office-b §9: up to 120 s): resolves when the window closes (the callback
+ * page closes it once the account is recorded) or the time is up, whichever comes first. Returns how it ended.
+ */
+export function watchSignInWindow(win: Pick<Window, 'closed'>, timers: { setInterval: typeof setInterval; clearInterval: typeof clearInterval; now: () => number } = { setInterval, clearInterval, now: Date.now }) {
+  const started = timers.now();
+  return new Promise<'closed' | 'timeout'>((resolve) => {
+    const id = timers.setInterval(() => {
+      const ended = win.closed ? 'closed' : timers.now() - started >= SIGN_IN_WATCH_MS ? 'timeout' : null;
+      if (ended) {
+        timers.clearInterval(id);
+        resolve(ended);
+      }
+    }, SIGN_IN_POLL_MS);
+  });
+}
