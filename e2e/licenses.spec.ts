@@ -100,7 +100,7 @@ test('a system administrator creates a license type, issues keys and finds them 
   for (const key of keys) expect(key).toMatch(KEY);
   await list.getByRole('button', { name: 'Copy keys' }).click();
   await list.getByRole('button', { name: 'Copied!' }).waitFor();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(keys.join('\n'));
+  expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(keys.join('\n'));
   await screenshot(page, 'admin-license-generated');
   await expectNoAxeViolations(page, 'admin-license-generated');
   await list.getByRole('button', { name: 'Done' }).click();
