@@ -62,6 +62,7 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { downloadsRoutes } from './modules/downloads/routes.ts';
+import { routingRulesRoutes } from './modules/routing-rules/routes.ts';
 import { eulasRoutes } from './modules/eulas/routes.ts';
 import { organizationsRoutes } from './modules/organizations/routes.ts';
 import { reportsRoutes } from './modules/reports/routes.ts';
@@ -251,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   webhooksRoutes(app, { db, now, secretKey: config.blobEncryptionKey, allowLoopback: config.webhooks.allowLoopback });
   notificationsRoutes(app, { db, now });
   downloadsRoutes(app, { db, now, blobs, scanner });
+  routingRulesRoutes(app, { db, now });
   // config.identityProofingProvider is 'sandbox': the only provider so far.
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
