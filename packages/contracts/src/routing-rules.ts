@@ -84,13 +84,14 @@ export type RoutingRuleInput = z.input<typeof routingRuleInput>;
 // The endpoint modal (POST/PUT /api/admin/routingrules/endpoints): the body names its rule (routingRuleId) and, for
 // PUT, itself (id); DELETE takes ?id= (the catalog does not show where the ids go).
 export const routingEndpointFields = z.object({
-  ipAddress: text('IP address').trim().min(1).max(ROUTING_TEXT_MAX).regex(HOST, routingRuleMessages.hostInvalid),
+  // One message a field: a later check is not said while an earlier one fails.
+  ipAddress: text('IP address').trim().min(1, { abort: true }).max(ROUTING_TEXT_MAX, { abort: true }).regex(HOST, routingRuleMessages.hostInvalid),
   port: z.preprocess(
     (v) => (typeof v === 'number' ? String(v) : v),
     text('Port')
       .trim()
-      .min(1)
-      .max(ROUTING_PORT_MAX_LENGTH)
+      .min(1, { abort: true })
+      .max(ROUTING_PORT_MAX_LENGTH, { abort: true })
       .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, routingRuleMessages.portInvalid)
       .transform(Number),
   ),
