@@ -42,7 +42,11 @@ export const routingRuleMessages = {
   endpointDeleted: 'The endpoint was deleted.',
   senderSaved: 'The sending organization was saved.',
   senderDeleted: 'The sending organization was deleted.',
+  invalidFields: 'There are invalid fields on this page.',
   none: 'None',
+  noItems: (entityName: string) => `This routing rule has no ${entityName}s yet.`,
+  endpointsHint: 'Documents for this address are sent as HL7 v2 over MLLP to the first endpoint that answers (MDM and ORU rules).',
+  sendersHint: 'Only the organizations listed here are routed by this rule; with none listed, every organization is.',
   noOrganizations: 'No organizations found',
 } as const;
 

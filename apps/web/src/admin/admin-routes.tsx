@@ -27,6 +27,7 @@ const AuditsPage = lazyPage(() => import('./audits/audits-page.tsx').then((m) =>
 const SecureLogsPage = lazyPage(() => import('./securelogs/secure-logs-page.tsx').then((m) => m.SecureLogsPage));
 const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m) => m.ReportsPage));
 const GeneratedReportsPage = lazyPage(() => import('./generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
+const RoutingRulesPage = lazyPage(() => import('./routing-rules/routing-rules-page.tsx').then((m) => m.RoutingRulesPage));
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
@@ -85,7 +86,7 @@ const adminPages: readonly AdminPage[] = [
   placeholder('docusign', 'E-signature accounts', 'E-signature connector accounts will be listed here.'),
   placeholder('licensekeys', 'License keys', 'License keys will be listed here, with an Expiring Soon filter and a generate action.'),
   placeholder('licensetypes', 'License types', 'License types will be listed here, with actions to edit and delete them.'),
-  placeholder('messageroutingrules', 'Message routing rules', 'Message routing rules will be listed here, searchable by address.'),
+  { path: 'messageroutingrules', roles: SYS_ADMIN, Page: RoutingRulesPage },
 ];
 
 // Descendant routes of /admin/* (react-router matches them case-insensitively, like the top-level table).
