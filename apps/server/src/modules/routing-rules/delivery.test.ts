@@ -1,11 +1,12 @@
 import net from 'node:net';
 import { Hl7Message } from '@medplum/core';
 import { Hl7Connection } from '@medplum/hl7';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoutingRule } from '@clinicrelay/contracts/routing-rules.ts';
 import { documentSources } from '../../db/schema/document-sources.ts';
+import { attachments, messages } from '../../db/schema/messages.ts';
 import { workflowSteps, workflows } from '../../db/schema/workflows.ts';
 import { createBlobStore } from '../../platform/blobs/blob-store.ts';
 import type { WorkflowHandlers, WorkflowLogger } from '../../platform/workflows/context.ts';
@@ -264,6 +265,17 @@ describe('Routing rules: HL7 v2 over MLLP', () => {
     expect((await recipientOf(fromLakeside)).status).toBe('Delivered');
     // Riverview's went the usual way: this test server has no outbound Direct, so it says so.
     expect(await recipientOf(fromRiverview, RIVERVIEW_USER)).toMatchObject({ status: 'Failed', reason: 'Direct delivery to other HISPs is not configured on this server.' });
+  });
+
+  it('a CDA rule sends over Direct as usual, the documents converted to C-CDA (here: to an address hosted on this installation)', async () => {
+    await rule(RIVERVIEW_FROM, 'CDA', []);
+    const id = await send(RIVERVIEW_FROM);
+    await run();
+    expect((await recipientOf(id)).status).toBe('Delivered');
+    const [copy] = await db().select().from(messages).where(and(eq(messages.originalObjectId, id), eq(messages.direction, 'Inbound')));
+    const files = await db().select().from(attachments).where(eq(attachments.messageId, copy!.id));
+    expect(files.map((f) => [f.fileName, f.mimeType])).toEqual([['discharge.xml', 'application/xml']]);
+    await t.call(ADMIN, 'DELETE', `/api/admin/routingrules/${(await t.call(ADMIN, 'GET', `/api/admin/routingrules?search=${encodeURIComponent(RIVERVIEW_FROM)}`)).json().items[0].id}`);
   });
 
   it('a rule without endpoints fails its recipients with why', async () => {
