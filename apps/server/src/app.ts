@@ -62,6 +62,7 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { notificationsRoutes } from './modules/notifications/routes.ts';
 import { downloadsRoutes } from './modules/downloads/routes.ts';
+import { routingRulesRoutes } from './modules/routing-rules/routes.ts';
 import { eulasRoutes } from './modules/eulas/routes.ts';
 import { directoryEntriesRoutes } from './modules/directory-entries/routes.ts';
 import { directoryDownloadsRoutes } from './modules/directory-downloads/routes.ts';
@@ -262,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   directoryDownloadsRoutes(app, { db, now, blobs });
   // ESIGNATURE_PROVIDER: only the sandbox so far (modules/connectors/sandbox-provider.ts).
   connectorsRoutes(app, { db, now, appUrl: config.appUrl, signingKey: config.tokenSigningKey });
+  routingRulesRoutes(app, { db, now });
   // config.identityProofingProvider is 'sandbox': the only provider so far.
   identityProofingRoutes(app, { db, now, blobs, scanner, files: sharedWorkerPool(config.fileWorkers), provider: sandboxIdentityProofing(), mailFrom: config.mailFrom, publicUrl: config.appUrl });
   eulasRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });

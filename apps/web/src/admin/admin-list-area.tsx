@@ -32,6 +32,8 @@ export interface AdminListAreaProps<Row extends { id: string | number }, Values 
     valuesOf: (row: Row) => Values;
     /** The fields, given the row being edited (null when adding), e.g. to show its stored logo. */
     fields: (form: UseFormReturnType<Values>, row: Row | null) => ReactNode;
+    /** EntityModal's liveValidation: Save disabled while invalid, with the invalid-fields text. */
+    liveValidation?: { invalidText: string };
   };
   create?: (values: Values) => Promise<unknown>;
   update?: (row: Row, values: Values) => Promise<unknown>;
@@ -146,6 +148,7 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
           successMessage={messages.saved}
           size={props.modalSize}
           failureMessage={props.saveFailureMessage}
+          {...(form.liveValidation ? { liveValidation: form.liveValidation } : {})}
           onSubmit={async (values) => {
             await (row ? props.update?.(row, values) : props.create?.(values));
             await refresh();
@@ -169,7 +172,7 @@ export function AdminListArea<Row extends { id: string | number }, Values extend
   );
 }
 
-function PencilIcon() {
+export function PencilIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
       <path d="M12 20h9" />
@@ -178,7 +181,7 @@ function PencilIcon() {
   );
 }
 
-function TrashIcon() {
+export function TrashIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
       <path d="M3 6h18" />

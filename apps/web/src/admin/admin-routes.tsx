@@ -29,6 +29,7 @@ const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m)
 const GeneratedReportsPage = lazyPage(() => import('./generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
 const BatchImportsPage = lazyPage(() => import('./batch-imports/batch-imports-page.tsx').then((m) => m.BatchImportsPage));
 const EmergenciesPage = lazyPage(() => import('./emergencies/emergencies-page.tsx').then((m) => m.EmergenciesPage));
+const RoutingRulesPage = lazyPage(() => import('./routing-rules/routing-rules-page.tsx').then((m) => m.RoutingRulesPage));
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
 const LicenseKeysPage = lazyPage(() => import('./licenses/license-keys-page.tsx').then((m) => m.LicenseKeysPage));
 const LicenseTypesPage = lazyPage(() => import('./licenses/license-types-page.tsx').then((m) => m.LicenseTypesPage));
@@ -92,7 +93,7 @@ const adminPages: readonly AdminPage[] = [
   { path: 'licensekeys', roles: SYS_ADMIN, Page: LicenseKeysPage },
   { path: 'licensetypes', roles: SYS_ADMIN, Page: LicenseTypesPage },
   { path: 'docusign', roles: SYS_ADMIN, Page: DocusignPage },
-  placeholder('messageroutingrules', 'Message routing rules', 'Message routing rules will be listed here, searchable by address.'),
+  { path: 'messageroutingrules', roles: SYS_ADMIN, Page: RoutingRulesPage },
 ];
 
 // Descendant routes of /admin/* (react-router matches them case-insensitively, like the top-level table).

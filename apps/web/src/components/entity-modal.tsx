@@ -30,6 +30,8 @@ export interface EntityModalProps<Values extends FormValues> {
   failureMessage?: string;
   /** The submit button's label. */
   submitLabel?: string;
+  /** Fields are checked as they are left, Save stays disabled while the form is invalid, and `invalidText` heads a touched invalid form. */
+  liveValidation?: { invalidText: string };
 }
 
 export function EntityModal<Values extends FormValues>(props: EntityModalProps<Values>) {
@@ -52,11 +54,14 @@ function EntityForm<Values extends FormValues>({
   successMessage,
   failureMessage,
   submitLabel = 'Save',
+  liveValidation,
 }: EntityModalProps<Values>) {
   const form = useForm<Values>({
     initialValues: entity,
     validate: schemaResolver(schema, { sync: true }),
+    validateInputOnBlur: !!liveValidation,
   });
+  const invalid = !!liveValidation && !form.isValid();
   const [serverError, setServerError] = useState<string[]>([]);
 
   const save = async (values: Values) => {
@@ -95,12 +100,13 @@ function EntityForm<Values extends FormValues>({
             ))}
           </Alert>
         )}
+        {invalid && form.isTouched() && <Alert color="red">{liveValidation.invalidText}</Alert>}
         {children(form)}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={form.submitting}>
             Cancel
           </Button>
-          <Button type="submit" loading={form.submitting}>
+          <Button type="submit" loading={form.submitting} disabled={invalid}>
             {submitLabel}
           </Button>
         </Group>

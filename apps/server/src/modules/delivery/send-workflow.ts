@@ -28,7 +28,17 @@ export interface SendWorkflowDeps {
   direct?: DirectDeps;
   // Tests only: runs after each recipient's step is recorded (the crash test dies here).
   afterRecipient?: (recipient: string) => Promise<void>;
+  // Issue 29 §3: the routing rules (modules/routing-rules/delivery.ts); without it every Direct recipient goes as below.
+  routing?: MessageRouter;
 }
+
+// What a routing rule decides for a Direct recipient: delivered its own way (HL7 v2 over MLLP), or over Direct in another conversion.
+export type RouteDecision = { outcome: Record<string, unknown> } | { conversion: 'Pdf' | 'Cda' };
+export interface RoutedContent {
+  patient: InboundPatient | null;
+  documents: Awaited<ReturnType<typeof attachmentBytes>>;
+}
+export type MessageRouter = (ctx: WorkflowContext, route: { message: SentMessage; delivery: q.DeliveryRow; load: () => Promise<RoutedContent> }) => Promise<RouteDecision | null>;
 
 type SentMessage = typeof messages.$inferSelect;
 type AttachmentRow = Awaited<ReturnType<typeof messagesQ.findAttachments>>[number];
@@ -117,7 +127,14 @@ async function attachmentBytes(deps: SendWorkflowDeps, message: SentMessage, cop
   );
 }
 
-async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, message: SentMessage, delivery: q.DeliveryRow) {
+async function deliverDirect(deps: SendWorkflowDeps, ctx: WorkflowContext, sent: SentMessage, delivery: q.DeliveryRow) {
+  const load = async () => {
+    const patient = await messagesQ.findPatient(deps.db, sent.id);
+    return { patient: inboundPatient(patient), documents: await attachmentBytes(deps, sent, await attachmentCopies(deps, sent, patient)) };
+  };
+  const route = deps.routing ? await deps.routing(ctx, { message: sent, delivery, load }) : null;
+  if (route && 'outcome' in route) return route.outcome;
+  const message = route ? { ...sent, conversion: route.conversion } : sent;
   const hosted = await findHostedAddress(deps.db, 'Direct', delivery.recipient, deps.now());
   if (hosted?.refusal) {
     await markFailed(deps.db, delivery, hosted.refusal, deps.now());

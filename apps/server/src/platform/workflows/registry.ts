@@ -5,6 +5,7 @@ import { sendMessageWorkflow } from '../../modules/delivery/send-workflow.ts';
 import { DELIVERY_SUMMARY_WORKFLOW } from '../../modules/delivery-summary/service.ts';
 import { deliverySummaryWorkflow } from '../../modules/delivery-summary/workflow.ts';
 import { SEND_WORKFLOW } from '../../modules/delivery/service.ts';
+import { routeByRule } from '../../modules/routing-rules/delivery.ts';
 import { extractInWorker } from '../../modules/extraction/extract-in-worker.ts';
 import { EXTRACTION_WORKFLOW, extractionWorkflow } from '../../modules/extraction/workflow.ts';
 import { createSandboxFaxProvider } from '../../transports/fax/sandbox-fax-provider.ts';
@@ -45,7 +46,7 @@ export function workflowHandlers(deps: WorkflowDeps): WorkflowHandlers {
   const direct = createDirectDeps({ config: deps.config, db: deps.db, blobs, now: deps.now });
   return new Map([
     [RENDITION_WORKFLOW, renditionWorkflow({ blobs, files })],
-    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax, direct, scanner })],
+    [SEND_WORKFLOW, sendMessageWorkflow({ db: deps.db, blobs, now: deps.now, fax, direct, scanner, routing: routeByRule({ db: deps.db, now: deps.now }) })],
     [RECEIVE_DIRECT_WORKFLOW, receiveDirectWorkflow(direct)],
     [DELIVERY_SUMMARY_WORKFLOW, deliverySummaryWorkflow({ db: deps.db, blobs, now: deps.now })],
     [EXTRACTION_WORKFLOW, extractionWorkflow({ blobs, extract: (pdf, today, organizationId) => extractInWorker(files, pdf, today, organizationId) })],
