@@ -134,8 +134,10 @@ test('a system administrator creates a license type, issues keys and finds them 
   await page.reload();
   await rowOf(page, `${yearKey.split('-')[0]}-…`).waitFor();
   await page.getByText('1–4 of 4').waitFor();
-  await page.getByRole('checkbox', { name: 'Expiring Soon' }).click();
+  // The quick filter is a chip: its label is what is clicked.
+  await page.getByText('Expiring Soon', { exact: true }).click();
   await page.getByText('1–3 of 3').waitFor();
+  expect(await page.getByRole('checkbox', { name: 'Expiring Soon' }).isChecked()).toBe(true);
   expect(await rowOf(page, `${yearKey.split('-')[0]}-…`).count()).toBe(0);
   await screenshot(page, 'admin-license-keys-expiring');
   await expectNoAxeViolations(page, 'admin-license-keys-expiring');
