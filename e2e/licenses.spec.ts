@@ -143,9 +143,9 @@ test('a system administrator creates a license type, issues keys and finds them 
   await expectNoAxeViolations(page, 'admin-license-keys-expiring');
 
   // The organization's Licenses list names the same keys.
-  await page.goto('/admin/organizations');
-  await page.getByRole('searchbox', { name: 'Search' }).fill('Hillcrest');
-  await page.getByRole('button', { name: 'Edit Hillcrest Pediatrics' }).click();
+  const found = (await (await fetch(`${baseUrl}/api/organizations?search=Hillcrest`, { headers })).json()) as { items: { id: string; name: string }[] };
+  const hillcrest = found.items.find((o) => o.name === 'Hillcrest Pediatrics')!;
+  await page.goto(`/admin/organizations/${hillcrest.id}`);
   await page.getByRole('tab', { name: 'Info' }).click();
   const licenses = page.getByRole('table', { name: 'Licenses' });
   for (const key of [...keys, yearKey]) await licenses.getByRole('row').filter({ hasText: `${key.split('-')[0]}-…` }).getByText(typeName).waitFor();
