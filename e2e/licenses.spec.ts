@@ -134,16 +134,18 @@ test('a system administrator creates a license type, issues keys and finds them 
   await page.reload();
   await rowOf(page, `${yearKey.split('-')[0]}-…`).waitFor();
   await page.getByText('1–4 of 4').waitFor();
-  await page.getByRole('checkbox', { name: 'Expiring Soon' }).click();
+  // The quick filter is a chip: its label is what is clicked.
+  await page.getByText('Expiring Soon', { exact: true }).click();
   await page.getByText('1–3 of 3').waitFor();
+  expect(await page.getByRole('checkbox', { name: 'Expiring Soon' }).isChecked()).toBe(true);
   expect(await rowOf(page, `${yearKey.split('-')[0]}-…`).count()).toBe(0);
   await screenshot(page, 'admin-license-keys-expiring');
   await expectNoAxeViolations(page, 'admin-license-keys-expiring');
 
   // The organization's Licenses list names the same keys.
-  await page.goto('/admin/organizations');
-  await page.getByRole('searchbox', { name: 'Search' }).fill('Hillcrest');
-  await page.getByRole('button', { name: 'Edit Hillcrest Pediatrics' }).click();
+  const found = (await (await fetch(`${baseUrl}/api/organizations?search=Hillcrest`, { headers })).json()) as { items: { id: string; name: string }[] };
+  const hillcrest = found.items.find((o) => o.name === 'Hillcrest Pediatrics')!;
+  await page.goto(`/admin/organizations/${hillcrest.id}`);
   await page.getByRole('tab', { name: 'Info' }).click();
   const licenses = page.getByRole('table', { name: 'Licenses' });
   for (const key of [...keys, yearKey]) await licenses.getByRole('row').filter({ hasText: `${key.split('-')[0]}-…` }).getByText(typeName).waitFor();
