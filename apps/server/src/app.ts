@@ -83,6 +83,10 @@ import { registerApiCapture } from './modules/api-capture/recorder.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics/metrics.ts';
 import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
+import { clientApplicationsRoutes, oauthConsentRoutes } from './modules/client-applications/routes.ts';
+import { createOAuthServer } from './platform/oauth/server.ts';
+import { clientRateLimiter } from './platform/oauth/rate-limit.ts';
+import { oauthOpenApi, oauthRouteSecurity } from './platform/oauth/openapi.ts';
 
 export interface AppDeps {
   config: Config;
@@ -142,6 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api') && !route.url.startsWith('/odata')) return;
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, roles: ['SysAdmin'], docsCookie: true };
+    // Issue 29: the OpenAPI document says which OAuth scope a route takes.
+    if (route.config?.oauthScope) route.schema = { ...route.schema, security: oauthRouteSecurity(route.config.oauthScope) };
     const roles = route.config?.roles;
     if (!roles) throw new Error(`Route ${String(route.method)} ${route.url} declares no roles`);
     for (const method of [route.method].flat()) {
@@ -163,7 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app, { recordSecureLog: (entry) => recordSecureLog(db, entry) });
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
-  registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
+  // Issue 29 §1: the OAuth 2.0 authorization server (oidc-provider) and its access tokens beside the sessions'.
+  const oauth = await createOAuthServer({ db, issuer: config.appUrl, cookieSecret: config.tokenSigningKey, trustProxy: config.trustProxy !== false, settings: config.oauth, now });
+  const oauthTokens = { verify: oauth.verify, allow: clientRateLimiter(config.oauth.rateLimitPerMinute) };
+  registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor, oauth: oauthTokens });
   registerRequestMetrics(app);
   registerMetricsRoute(app, { db, token: config.metrics.token, servedHere: config.metrics.port === undefined });
   // Issue 27 §3: the calls of organizations whose API capture is on, redacted and written after their responses.
@@ -176,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'ClinicRelay API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, ...oauthOpenApi() } },
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
@@ -184,6 +193,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
+    // Issue 29 §1: "Authorize" with a client application's credentials (authorization code with PKCE, or client credentials).
+    initOAuth: { usePkceWithAuthorizationCodeGrant: true },
     // Swagger UI sets inline styles at run time.
     transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
   });
@@ -195,6 +206,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     schema: { hide: true },
     handler: async () => app.swagger(),
   });
+
+  await oauth.mount(app, { rateLimitPerMinute: config.loginRateLimitPerMinute * 10 });
+  clientApplicationsRoutes(app, { db, now });
+  oauthConsentRoutes(app, { db, oauth });
 
   const scanner = config.clamd ? clamdScanner(config.clamd) : noScanner;
   healthRoutes(app, { db, scanner });

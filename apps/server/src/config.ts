@@ -169,6 +169,12 @@ const schema = z.object({
   // a port of its own instead of the app's.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Issue 29 §1: the OAuth 2.0 authorization server's token lifetimes and each client application's calls per minute.
+  OAUTH_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  OAUTH_CLIENT_CREDENTIALS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  OAUTH_AUTHORIZATION_CODE_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
+  OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
 });
 
 
@@ -213,6 +219,8 @@ export interface Config {
   apiCapture: { retentionDays: number };
   // token undefined: no /metrics at all; port set: served there, not on the app's port.
   metrics: { token: string | undefined; port: number | undefined };
+  // Issue 29 §1: lifetimes in seconds; calls per client application and minute.
+  oauth: { accessTokenSeconds: number; clientCredentialsSeconds: number; refreshTokenSeconds: number; authorizationCodeSeconds: number; rateLimitPerMinute: number };
 }
 
 export interface SmtpRoute {
@@ -345,6 +353,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     apiCapture: { retentionDays: e.API_CAPTURE_RETENTION_DAYS },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    oauth: {
+      accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_MINUTES * 60,
+      clientCredentialsSeconds: e.OAUTH_CLIENT_CREDENTIALS_TOKEN_MINUTES * 60,
+      refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_DAYS * 86_400,
+      authorizationCodeSeconds: e.OAUTH_AUTHORIZATION_CODE_SECONDS,
+      rateLimitPerMinute: e.OAUTH_RATE_LIMIT_PER_MINUTE,
+    },
   };
 }
 
