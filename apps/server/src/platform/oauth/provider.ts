@@ -83,7 +83,8 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<Provid
         // A client learns about its own tokens only (the default answers any confidential client).
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
-      revocation: { enabled: true },
+      // A client revokes its own tokens only.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
@@ -98,7 +99,11 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<Provid
     },
     // The consent screen is asked every time: the provider's own session may belong to whoever used this browser
     // before, while the consent page shows (and grants as) the user signed in to the product now.
-    loadExistingGrant: () => undefined,
+    // Only the grant the consent page has just made counts, never one kept in the provider's session.
+    loadExistingGrant: async (ctx) => {
+      const grantId = (ctx.oidc.result?.consent as { grantId?: string } | undefined)?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
     routes: {
       authorization: '/oauth/authorize',

@@ -41,9 +41,11 @@ export interface OAuthServer {
   mount(app: FastifyInstance, options?: { rateLimitPerMinute: number }): Promise<void>;
 }
 
-// A client-credentials integration acts as an organization User: it reads Intake, sends through Release and searches
-// the directory like a staff member, and never administers the organization (Kno2's API integrations do the same).
-const INTEGRATION_ROLES: Role[] = ['User'];
+// A client-credentials integration acts for its whole organization, as an Administrator does: it sees all of the
+// organization's Intake (a User sees only what visibility rules assign to them). Its scopes still confine it to the
+// Intake, Release and directory routes, so it can never administer the organization (users, settings, billing). Its
+// membership row stays 'User' so it is never listed or notified as one of the organization's administrators.
+const INTEGRATION_ROLES: Role[] = ['Administrator'];
 
 export async function createOAuthServer(deps: Omit<OAuthServerDeps, 'accountExists'>): Promise<OAuthServer> {
   const { db } = deps;
@@ -109,9 +111,10 @@ export async function createOAuthServer(deps: Omit<OAuthServerDeps, 'accountExis
       const accountId = accountIdOf(decision.userId, decision.organizationId);
       const grant = new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
       const requested = new Set(String(interaction.params.scope ?? '').split(' '));
-      const oidc = ['openid', 'offline_access'].filter((s) => requested.has(s));
-      if (oidc.length) grant.addOIDCScope(oidc.join(' '));
+      // The API scopes are also listed as the provider's static scopes (so discovery names them): granted both ways.
       const api = oauthScopes.filter((s) => requested.has(s));
+      const oidc = [...['openid', 'offline_access'].filter((s) => requested.has(s)), ...api];
+      if (oidc.length) grant.addOIDCScope(oidc.join(' '));
       if (api.length) grant.addResourceScope(resource, api.join(' '));
       interaction.result = { login: { accountId }, consent: { grantId: await grant.save() } };
     }
