@@ -1,10 +1,15 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { desc, eq, ilike, ne } from 'drizzle-orm';
 import { auditEvents } from '../../db/schema/audit.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../db/schema/messages.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { createTestApp, TEST_PASSWORD, type TestContext } from '../../test/app.ts';
+
+const run = promisify(execFile);
 
 // Issue 29 §1: both flows walked end to end with a real HTTP client against the listening server (no inject).
 describe('OAuth 2.0 flows over HTTP', () => {
@@ -175,6 +180,13 @@ describe('OAuth 2.0 flows over HTTP', () => {
       ],
     });
     expect((await fetch(`${base}/api/oauth/consent/${uid}`)).status).toBe(401);
+  });
+
+  it('scripts/oauth-check.mjs gets a token by client credentials and lists the organization Intake', async () => {
+    const script = path.join(import.meta.dirname, '../../../../../scripts/oauth-check.mjs');
+    const { stdout } = await run(process.execPath, [script, base, client.clientId, client.secret]);
+    expect(stdout).toMatch(/^oauth-check: ok: token scope "intake.read", expires in 3600 s; Intake lists [1-9]\d* message\(s\)/);
+    await expect(run(process.execPath, [script, base, client.clientId, 'wrong'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('token failed: HTTP 401 invalid_client') });
   });
 
   it('rotates refresh tokens (a reused one revokes the grant), and a regenerated secret kills the old secret and every token at once', async () => {
