@@ -27,7 +27,7 @@ async function main() {
   const tokenResponse = await fetch(tokenUrl, {
     method: 'POST',
     headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'intake.read' }),
+    body: 'grant_type=client_credentials&scope=intake.read',
   });
   const token = await tokenResponse.json().catch(() => ({}));
   if (!tokenResponse.ok || !token.access_token) fail('token', `HTTP ${tokenResponse.status} ${token.error ?? ''} ${token.error_description ?? ''}`.trim());

@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   // Issue 29 §1: the OAuth 2.0 authorization server (oidc-provider) and its access tokens beside the sessions'.
   const oauth = await createOAuthServer({ db, issuer: config.appUrl, cookieSecret: config.tokenSigningKey, trustProxy: config.trustProxy !== false, settings: config.oauth, now });
-  const oauthTokens = { verify: oauth.verify, allow: clientRateLimiter(config.oauth.rateLimitPerMinute) };
+  const oauthTokens = { verify: (token: string) => oauth.verify(token), allow: clientRateLimiter(config.oauth.rateLimitPerMinute) };
   registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor, oauth: oauthTokens });
   registerRequestMetrics(app);
   registerMetricsRoute(app, { db, token: config.metrics.token, servedHere: config.metrics.port === undefined });

@@ -39,17 +39,17 @@ export const clientApplicationInput = z.object({
 export type ClientApplicationInput = z.input<typeof clientApplicationInput>;
 
 export const clientApplication = z.object({
-  id: z.string(),
-  name: z.string(),
-  logoUrl: z.string(),
-  redirectURI: z.string(),
-  applicationUrl: z.string(),
-  clientId: z.string(),
-  organizationId: z.string().nullable(),
-  organizationName: z.string().nullable(),
-  credentialsIssuedAt: z.string(),
+  id: text(),
+  name: text(),
+  logoUrl: text(),
+  redirectURI: text(),
+  applicationUrl: text(),
+  clientId: text(),
+  organizationId: text().nullable(),
+  organizationName: text().nullable(),
+  credentialsIssuedAt: text(),
   // Only in the answer to the first save and to a regeneration: the secret is never stored nor shown again.
-  secret: z.string().optional(),
+  secret: text().optional(),
 });
 export type ClientApplication = z.infer<typeof clientApplication>;
 

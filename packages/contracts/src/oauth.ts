@@ -24,15 +24,15 @@ export const consentParams = z.object({ uid: text().regex(/^[A-Za-z0-9_-]{1,100}
 
 // The consent screen: the application, what it asks for, and who would grant it.
 export const consentDetails = z.object({
-  clientName: z.string(),
-  logoUrl: z.string(),
-  applicationUrl: z.string(),
-  scopes: z.array(z.object({ scope: z.string(), description: z.string() })),
-  userName: z.string(),
-  organizationName: z.string().nullable(),
+  clientName: text(),
+  logoUrl: text(),
+  applicationUrl: text(),
+  scopes: z.array(z.object({ scope: text(), description: text() })),
+  userName: text(),
+  organizationName: text().nullable(),
 });
 export type ConsentDetails = z.infer<typeof consentDetails>;
 
 export const consentDecision = z.object({ allow: z.boolean() });
 // Where the browser goes next: the authorization server, which redirects to the application with a code or an error.
-export const consentRedirect = z.object({ redirectTo: z.string() });
+export const consentRedirect = z.object({ redirectTo: text() });

@@ -18,7 +18,6 @@ const columns = {
   integrationUserId: clientApplications.integrationUserId,
   credentialsIssuedAt: clientApplications.credentialsIssuedAt,
 };
-export type ClientApplicationRow = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] | ((typeof columns)[K]['_']['notNull'] extends true ? never : null) };
 
 const sortColumns = {
   name: clientApplications.name,
@@ -99,3 +98,5 @@ export async function credentialsVersion(db: DbOrTx, id: string) {
   const [row] = await db.select({ v: clientApplications.credentialsVersion }).from(clientApplications).where(eq(clientApplications.id, id));
   return row?.v ?? 0;
 }
+
+export type ClientApplicationRow = NonNullable<Awaited<ReturnType<typeof findClientApplication>>>;

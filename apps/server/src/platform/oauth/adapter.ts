@@ -52,7 +52,7 @@ export function databaseAdapter(db: Database, now: () => Date) {
         .from(oauthModels)
         .where(and(eq(oauthModels.kind, this.kind), condition, or(isNull(oauthModels.expiresAt), sql`${oauthModels.expiresAt} > ${now().toISOString()}::timestamptz`)));
       if (!row) return undefined;
-      return { ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } as AdapterPayload;
+      return { ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) };
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {

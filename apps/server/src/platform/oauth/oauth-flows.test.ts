@@ -42,7 +42,7 @@ describe('OAuth 2.0 flows over HTTP', () => {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope, state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256' });
-    let res = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual', headers: { cookie: cookieHeader() } });
+    let res = await fetch(`${base}/oauth/authorize?${query.toString()}`, { redirect: 'manual', headers: { cookie: cookieHeader() } });
     keepCookies(res);
     expect(res.status).toBe(303);
     const consentPath = res.headers.get('location')!;
@@ -59,7 +59,7 @@ describe('OAuth 2.0 flows over HTTP', () => {
       next = res.headers.get('location') ?? '';
     }
     expect(next.startsWith(redirectUri)).toBe(true);
-    return { callback: new URL(next), verifier, details: (await (await api(userToken, 'GET', `/api/oauth/consent/${uid}`)).json()) as unknown, uid };
+    return { callback: new URL(next), verifier, details: (await (await api(userToken, 'GET', `/api/oauth/consent/${uid}`)).json()), uid };
   }
 
   beforeAll(async () => {
@@ -132,11 +132,11 @@ describe('OAuth 2.0 flows over HTTP', () => {
 
   it('authorization code with PKCE: consent, code exchange, replayed code, refused consent, wrong redirect URI', async () => {
     const userToken = await signIn('user@lakeside.example.org');
-    const wrong = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, redirect_uri: 'https://evil.example.net/cb', response_type: 'code', scope: 'intake.read', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })}`, { redirect: 'manual' });
+    const wrong = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, redirect_uri: 'https://evil.example.net/cb', response_type: 'code', scope: 'intake.read', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString()}`, { redirect: 'manual' });
     expect(wrong.status).toBe(400);
     expect(wrong.headers.get('location')).toBeNull();
     expect(await wrong.text()).toContain('redirect_uri');
-    const noPkce = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'intake.read' })}`, { redirect: 'manual' });
+    const noPkce = await fetch(`${base}/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'intake.read' }).toString()}`, { redirect: 'manual' });
     expect(noPkce.headers.get('location')).toContain('error=invalid_request');
 
     const refused = await authorize(false, userToken);
@@ -166,7 +166,7 @@ describe('OAuth 2.0 flows over HTTP', () => {
     const userToken = await signIn('user@lakeside.example.org');
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'intake.read release.send', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
-    const res = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual' });
+    const res = await fetch(`${base}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
     const uid = res.headers.get('location')!.split('/').pop()!;
     const details = (await (await api(userToken, 'GET', `/api/oauth/consent/${uid}`)).json()) as Record<string, unknown>;
     expect(details).toMatchObject({

@@ -17,4 +17,4 @@ export function oauthOpenApi() {
 }
 
 // A route an application may call: a session's bearer token, or an OAuth token with the route's scope.
-export const oauthRouteSecurity = (scope: OAuthScope) => [{ bearer: [] }, { oauth2: [scope] }];
+export const oauthRouteSecurity = (scope: OAuthScope): Record<string, string[]>[] => [{ bearer: [] }, { oauth2: [scope] }];

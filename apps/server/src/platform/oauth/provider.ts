@@ -64,7 +64,7 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<Provid
   const configuration: Configuration = {
     adapter: databaseAdapter(db, deps.now),
     clients: [],
-    jwks: { keys: [jwk as never] },
+    jwks: { keys: [jwk] },
     cookies: { keys: [Buffer.from(createHmac('sha256', deps.cookieSecret).update('oauth-cookies').digest()).toString('base64')] },
     findAccount: async (_ctx, id) => {
       const { userId } = parseAccountId(id);

@@ -94,10 +94,10 @@ export async function createOAuthServer(deps: Omit<OAuthServerDeps, 'accountExis
   async function consentRequest(uid: string): Promise<ConsentRequest | null> {
     const interaction = await provider.Interaction.find(uid);
     if (!interaction || interaction.result || interaction.isExpired) return null;
-    const clientId = String(interaction.params.client_id ?? '');
+    const clientId = ((interaction.params.client_id as string | undefined) ?? '');
     const [application] = await db.select().from(clientApplications).where(eq(clientApplications.clientId, clientId));
     if (!application) return null;
-    const requested = new Set(String(interaction.params.scope ?? '').split(' '));
+    const requested = new Set(((interaction.params.scope as string | undefined) ?? '').split(' '));
     const scopes = ['openid', 'offline_access', ...oauthScopes].filter((s) => requested.has(s));
     return { clientId, clientName: application.name, logoUrl: application.logoUrl, applicationUrl: application.applicationUrl, scopes };
   }
@@ -109,8 +109,8 @@ export async function createOAuthServer(deps: Omit<OAuthServerDeps, 'accountExis
       interaction.result = { error: 'access_denied', error_description: 'The user denied the authorization request.' };
     } else {
       const accountId = accountIdOf(decision.userId, decision.organizationId);
-      const grant = new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
-      const requested = new Set(String(interaction.params.scope ?? '').split(' '));
+      const grant = new provider.Grant({ accountId, clientId: interaction.params.client_id as string });
+      const requested = new Set(((interaction.params.scope as string | undefined) ?? '').split(' '));
       // The API scopes are also listed as the provider's static scopes (so discovery names them): granted both ways.
       const api = oauthScopes.filter((s) => requested.has(s));
       const oidc = [...['openid', 'offline_access'].filter((s) => requested.has(s)), ...api];
