@@ -5,6 +5,7 @@ import { consentDecision, consentDetails, consentParams, consentRedirect, oauthM
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { eq } from 'drizzle-orm';
 import { organizations } from '../../db/schema/organizations.ts';
+import { writeAudit } from '../../platform/audit.ts';
 import { adminCaller, auth } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
@@ -96,11 +97,21 @@ export function oauthConsentRoutes(app: App, deps: { db: service.ClientApplicati
     schema: { tags, params: consentParams, body: consentDecision, response: { 200: consentRedirect } },
     handler: async (request) => {
       const session = auth(request);
+      const consent = await deps.oauth.consentRequest(request.params.uid);
       const redirectTo = await deps.oauth.decide(
         request.params.uid,
         request.body.allow ? { allow: true, userId: session.userId, organizationId: session.organizationId } : { allow: false },
       );
-      if (!redirectTo) throw expired();
+      if (!redirectTo || !consent) throw expired();
+      // A security event: who let which application act for them, or refused it.
+      await writeAudit(deps.db, {
+        eventType: request.body.allow ? 'OAuthConsentGranted' : 'OAuthConsentDenied',
+        userId: session.userId,
+        userName: session.userName,
+        organizationId: session.organizationId,
+        ip: request.ip,
+        details: { clientId: consent.clientId, application: consent.clientName, scopes: consent.scopes },
+      });
       return { redirectTo };
     },
   });
