@@ -90,6 +90,10 @@ import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
 import { batchImportsRoutes } from './modules/batch-imports/routes.ts';
 import { licensesRoutes } from './modules/licenses/routes.ts';
 import { emergenciesRoutes } from './modules/emergencies/routes.ts';
+import { clientApplicationsRoutes, oauthConsentRoutes } from './modules/client-applications/routes.ts';
+import { createOAuthServer } from './platform/oauth/server.ts';
+import { clientRateLimiter } from './platform/oauth/rate-limit.ts';
+import { oauthOpenApi, oauthRouteSecurity } from './platform/oauth/openapi.ts';
 
 export interface AppDeps {
   config: Config;
@@ -149,6 +153,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api') && !route.url.startsWith('/odata')) return;
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, roles: ['SysAdmin'], docsCookie: true };
+    // Issue 29: the OpenAPI document says which OAuth scope a route takes.
+    if (route.config?.oauthScope) route.schema = { ...route.schema, security: oauthRouteSecurity(route.config.oauthScope) };
     const roles = route.config?.roles;
     if (!roles) throw new Error(`Route ${String(route.method)} ${route.url} declares no roles`);
     for (const method of [route.method].flat()) {
@@ -171,7 +177,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(app, { recordSecureLog: (entry) => recordSecureLog(db, entry) });
   // The web app also calls the emergency-organization service (issue 29 §6) at its own origin.
   registerSecurityHeaders(app, { publicUrl: config.publicUrl, connectOrigins: [new URL(config.emergencyService.url).origin] });
-  registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor });
+  // Issue 29 §1: the OAuth 2.0 authorization server (oidc-provider) and its access tokens beside the sessions'.
+  const oauth = await createOAuthServer({ db, issuer: config.appUrl, cookieSecret: config.tokenSigningKey, trustProxy: config.trustProxy !== false, settings: config.oauth, now });
+  const oauthTokens = { verify: (token: string) => oauth.verify(token), allow: clientRateLimiter(config.oauth.rateLimitPerMinute) };
+  registerGuard(app, { db, signingKey: config.tokenSigningKey, now, requireAdminTwoFactor: config.requireAdminTwoFactor, oauth: oauthTokens });
   registerRequestMetrics(app);
   registerMetricsRoute(app, { db, token: config.metrics.token, servedHere: config.metrics.port === undefined });
   // Issue 27 §3: the calls of organizations whose API capture is on, redacted and written after their responses.
@@ -184,7 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'ClinicRelay API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, ...oauthOpenApi() } },
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
@@ -192,6 +201,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
+    // Issue 29 §1: "Authorize" with a client application's credentials (authorization code with PKCE, or client credentials).
+    initOAuth: { usePkceWithAuthorizationCodeGrant: true },
     // Swagger UI sets inline styles at run time.
     transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
   });
@@ -203,6 +214,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     schema: { hide: true },
     handler: async () => app.swagger(),
   });
+
+  await oauth.mount(app, { rateLimitPerMinute: config.loginRateLimitPerMinute * 10 });
+  clientApplicationsRoutes(app, { db, now });
+  oauthConsentRoutes(app, { db, oauth });
 
   const scanner = config.clamd ? clamdScanner(config.clamd) : noScanner;
   healthRoutes(app, { db, scanner });

@@ -179,6 +179,12 @@ const schema = z.object({
   EMERGENCY_SERVICE_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(DEFAULT_EMERGENCY_SERVICE_PORT),
   EMERGENCY_SERVICE_HOST: z.string().max(200).optional(),
   EMERGENCY_SERVICE_URL: z.string().url().max(2000).optional(),
+  // Issue 29 §1: the OAuth 2.0 authorization server's token lifetimes and each client application's calls per minute.
+  OAUTH_ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  OAUTH_CLIENT_CREDENTIALS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  OAUTH_AUTHORIZATION_CODE_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
+  OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
 });
 
 
@@ -226,6 +232,8 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined };
   // port null: the service runs elsewhere; url: its base URL for browsers; corsOrigins: the web app's origins it answers.
   emergencyService: { port: number | null; host: string; url: string; corsOrigins: string[] };
+  // Issue 29 §1: lifetimes in seconds; calls per client application and minute.
+  oauth: { accessTokenSeconds: number; clientCredentialsSeconds: number; refreshTokenSeconds: number; authorizationCodeSeconds: number; rateLimitPerMinute: number };
 }
 
 export interface SmtpRoute {
@@ -370,6 +378,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       host: e.EMERGENCY_SERVICE_HOST ?? e.HOST,
       url: (e.EMERGENCY_SERVICE_URL ?? `http://localhost:${e.EMERGENCY_SERVICE_PORT === 'off' ? DEFAULT_EMERGENCY_SERVICE_PORT : e.EMERGENCY_SERVICE_PORT}`).replace(/\/+$/, ''),
       corsOrigins: webOrigins(e.PUBLIC_URL, e.PORT),
+    },
+    oauth: {
+      accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_MINUTES * 60,
+      clientCredentialsSeconds: e.OAUTH_CLIENT_CREDENTIALS_TOKEN_MINUTES * 60,
+      refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_DAYS * 86_400,
+      authorizationCodeSeconds: e.OAUTH_AUTHORIZATION_CODE_SECONDS,
+      rateLimitPerMinute: e.OAUTH_RATE_LIMIT_PER_MINUTE,
     },
   };
 }

@@ -22,7 +22,8 @@ export function contentSecurityPolicy(publicUrl: string | undefined, connectOrig
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // Client applications' logos (issue 29: the OAuth consent screen) are on the vendors' own https sites.
+    "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
     `connect-src ${connect.join(' ')}`,
     "worker-src 'self' blob:",

@@ -23,6 +23,8 @@ const ApiCapturePage = lazyPage(() => import('./api-capture/api-capture-page.tsx
 const MessagingDashboardPage = lazyPage(() => import('./dashboard/messaging-dashboard-page.tsx').then((m) => m.MessagingDashboardPage));
 const AdminDownloadsPage = lazyPage(() => import('./downloads/downloads-page.tsx').then((m) => m.AdminDownloadsPage));
 const EulasPage = lazyPage(() => import('./eulas/eulas-page.tsx').then((m) => m.EulasPage));
+const ClientApplicationsPage = lazyPage(() => import('./client-applications/client-applications-page.tsx').then((m) => m.ClientApplicationsPage));
+const ClientApplicationFormPage = lazyPage(() => import('./client-applications/client-application-form-page.tsx').then((m) => m.ClientApplicationFormPage));
 const AuditsPage = lazyPage(() => import('./audits/audits-page.tsx').then((m) => m.AuditsPage));
 const SecureLogsPage = lazyPage(() => import('./securelogs/secure-logs-page.tsx').then((m) => m.SecureLogsPage));
 const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m) => m.ReportsPage));
@@ -82,11 +84,11 @@ const adminPages: readonly AdminPage[] = [
   { path: 'siftmetrics', roles: SYSTEM_ADMINS, Page: SiftMetricsPage },
   { path: 'batchimports', roles: SYS_ADMIN, Page: BatchImportsPage },
   { path: 'emergencies', roles: SYS_ADMIN, Page: EmergenciesPage },
-  placeholder('clientapplications', 'Client applications', 'Client applications will be listed here with their logo URL, redirect URI, application URL and client ID.'),
-  placeholder('clientapplications/add', 'Add client application', 'The form to add a client application will appear here.'),
-  placeholder('clientapplications/edit/:id', 'Edit client application', 'The form to edit a client application and reset its credentials will appear here.'),
   { path: 'directory', roles: SYS_ADMIN, Page: DirectoryEntriesPage },
   { path: 'directorydownloads', roles: SYS_ADMIN, Page: DirectoryDownloadsPage },
+  { path: 'clientapplications', roles: SYS_ADMIN, Page: ClientApplicationsPage },
+  { path: 'clientapplications/add', roles: SYS_ADMIN, Page: ClientApplicationFormPage },
+  { path: 'clientapplications/edit/:id', roles: SYS_ADMIN, Page: ClientApplicationFormPage },
   placeholder('featureToggle', 'Feature toggles', 'Feature toggles will be listed here, with whether each is enabled globally and per organization.'),
   placeholder('healthreferralregions', 'Health referral regions', 'Health referral regions will be listed here, with actions to create, edit and delete them.'),
   placeholder('healthserviceareas', 'Health service areas', 'Health service areas will be listed here, with a crosswalk upload.'),

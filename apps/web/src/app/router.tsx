@@ -43,6 +43,7 @@ const OrgUserDetailPage = lazyPage(() => import('../features/users/user-detail-p
 const AddressesPage = lazyPage(() => import('../features/settings/addresses-page.tsx').then((m) => m.AddressesPage));
 const RulesPage = lazyPage(() => import('../features/settings/rules-page.tsx').then((m) => m.RulesPage));
 const NotificationsPage = lazyPage(() => import('../features/notifications/notifications-page.tsx').then((m) => m.NotificationsPage));
+const ConsentPage = lazyPage(() => import('../features/oauth/consent-page.tsx').then((m) => m.ConsentPage));
 const DownloadsPage = lazyPage(() => import('../features/downloads/downloads-page.tsx').then((m) => m.DownloadsPage));
 
 const ORG_USERS: readonly Role[] = ['Administrator', 'User'];
@@ -74,6 +75,8 @@ export const appRoutes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
+          // Issue 29 §1: the OAuth consent screen, signed in but outside the layout (the authorization server sends the browser here).
+          { path: '/consent/:uid', handle: ConsentPage.handle, element: <ConsentPage /> },
           {
             handle: AppLayout.handle,
             element: <AppLayout />,

@@ -16,7 +16,7 @@ export function deliveryRoutes(app: App, deps: service.DeliveryDeps) {
   app.route({
     method: 'POST',
     url: '/api/messages/recipients/check',
-    config,
+    config: { ...config, oauthScope: 'release.send' },
     schema: { tags, body: recipientCheckRequest, response: { 200: recipientCheckResult } },
     handler: (request) => service.checkRecipients(deps, caller(request), request.body.addresses),
   });
@@ -24,7 +24,7 @@ export function deliveryRoutes(app: App, deps: service.DeliveryDeps) {
     app.route({
       method: 'POST',
       url: `/api/messages/:id/${kind}`,
-      config,
+      config: { ...config, oauthScope: 'release.send' },
       schema: { tags, params: idParams, response: { 200: sendResult } },
       handler: (request) => service.sendMessage(deps, caller(request), request.params.id, kind),
     });

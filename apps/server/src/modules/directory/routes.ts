@@ -33,14 +33,14 @@ export function directoryRoutes(app: App, deps: service.DirectoryDeps) {
   app.route({
     method: 'POST',
     url: '/api/directory/search',
-    config: { ...config, readOnly: true },
+    config: { ...config, readOnly: true, oauthScope: 'directory.read' },
     schema: { tags, body: directorySearchRequest, response: { 200: directorySearchResponse } },
     handler: (request) => service.search(deps, orgCaller(request), request.body),
   });
   app.route({
     method: 'GET',
     url: '/api/directory/validate',
-    config,
+    config: { ...config, oauthScope: 'directory.read' },
     schema: { tags, querystring: directoryValidateQuery, response: { 200: directoryValidateResponse } },
     handler: (request) => service.validate(deps, orgCaller(request), request.query.addresses),
   });

@@ -31,7 +31,7 @@ export function intakeRoutes(app: App, deps: service.IntakeDeps) {
     app.route({
       method: 'POST',
       url,
-      config: { ...config, readOnly: true },
+      config: { ...config, readOnly: true, oauthScope: 'intake.read' },
       schema: { tags, body: intakeFilter, response: { 200: intakeList } },
       handler: (request) => service.listIntake(deps, caller(request), request.body),
     });

@@ -47,21 +47,23 @@ export function messagesRoutes(app: App, deps: service.MessagesDeps) {
   app.route({
     method: 'GET',
     url: '/api/messages/:id',
-    config,
+    // Issue 29: an application reads a message it found in Intake (or one it sent) with intake.read.
+    config: { ...config, oauthScope: 'intake.read' as const },
     schema: { tags, params: idParams, response: { 200: message } },
     handler: (request) => service.getMessage(deps, caller(request), request.params.id),
   });
   app.route({
     method: 'PUT',
     url: '/api/messages',
-    config: drafts,
+    // Issue 29: a Release draft is the first step of sending: release.send.
+    config: { ...drafts, oauthScope: 'release.send' as const },
     schema: { tags, body: draftSave, response: { 200: message } },
     handler: (request) => service.saveDraft(deps, caller(request), null, request.body),
   });
   app.route({
     method: 'PUT',
     url: '/api/messages/:id',
-    config: drafts,
+    config: { ...drafts, oauthScope: 'release.send' as const },
     schema: { tags, params: idParams, body: draftSave, response: { 200: message } },
     handler: (request) => service.saveDraft(deps, caller(request), request.params.id, request.body),
   });

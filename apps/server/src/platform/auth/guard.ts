@@ -9,6 +9,9 @@ import { eulaAcceptances, eulas } from '../../db/schema/onboarding.ts';
 import { organizations } from '../../db/schema/organizations.ts';
 import { memberships, users } from '../../db/schema/users.ts';
 import { AppError, unauthorized } from '../errors.ts';
+import type { OAuthScope } from '@clinicrelay/contracts/oauth.ts';
+import { oauthMessages } from '@clinicrelay/contracts/oauth.ts';
+import type { OAuthCaller } from '../oauth/server.ts';
 import { verifyAccessToken } from './tokens.ts';
 
 export interface AuthContext {
@@ -26,6 +29,8 @@ export interface AuthContext {
   // Issue 26: a new version of the terms is active and this user has not accepted it: only routes flagged
   // termsAcceptance answer (the terms, the profile, sign-out).
   termsAcceptanceRequired?: boolean;
+  // Issue 29: the call comes from a client application with an OAuth access token (audit rows name it).
+  oauth?: { clientId: string; applicationName: string; scopes: OAuthScope[] };
 }
 
 declare module 'fastify' {
@@ -46,6 +51,8 @@ declare module 'fastify' {
     // Without a bearer token the route is public and its handler serves the anonymous form (POST
     // /api/users/resetpassword: the forgotten-password request); with one, the roles apply as usual.
     anonymousWithoutToken?: boolean;
+    // Issue 29: the OAuth scope an access token of a client application needs here; a route without one refuses them.
+    oauthScope?: OAuthScope;
   }
 }
 
@@ -216,13 +223,33 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function registerGuard(app: FastifyInstance, deps: { db: Database; signingKey: Uint8Array; now: () => Date; requireAdminTwoFactor?: boolean }): void {
+// Issue 29: client applications' access tokens (platform/oauth), accepted beside the sessions' tokens.
+export interface OAuthTokens {
+  verify(token: string): Promise<OAuthCaller | null>;
+  // False when the client has used up its calls of the current window.
+  allow(clientId: string): boolean;
+}
+
+const oauthContext = (c: OAuthCaller): AuthContext => ({
+  userId: c.userId,
+  userName: c.userName,
+  sessionId: `oauth:${c.tokenId}`,
+  organizationId: c.organizationId,
+  roles: c.roles,
+  organizationCancelled: c.organizationCancelled,
+  oauth: { clientId: c.clientId, applicationName: c.applicationName, scopes: c.scopes },
+});
+
+export function registerGuard(
+  app: FastifyInstance,
+  deps: { db: Database; signingKey: Uint8Array; now: () => Date; requireAdminTwoFactor?: boolean; oauth?: OAuthTokens },
+): void {
   app.decorateRequest('authContext', null);
   app.addHook('onSend', async (request) => {
     const config = request.routeOptions.config;
     if (request.method !== 'GET' && request.method !== 'HEAD' && !config?.readOnly && !config?.keepsSessions) clearSessionCache(deps.db);
   });
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const roles = request.routeOptions.config.roles;
     if (!roles || roles === 'public') return;
     const token = bearerToken(request);
@@ -230,9 +257,22 @@ export function registerGuard(app: FastifyInstance, deps: { db: Database; signin
     if (!token) throw new AppError(401, messages.tokenRevokedOrExpired);
     const now = deps.now();
     const claims = verifyAccessToken(deps.signingKey, token, now);
-    const context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now, { touch: isUserActivity(request), requireAdminTwoFactor: deps.requireAdminTwoFactor }));
+    let context = claims && (await loadSession(deps.db, claims.sessionId, claims.userId, now, { touch: isUserActivity(request), requireAdminTwoFactor: deps.requireAdminTwoFactor }));
+    const oauthCaller = !claims && deps.oauth ? await deps.oauth.verify(token) : null;
+    if (oauthCaller) context = oauthContext(oauthCaller);
     if (!context) throw new AppError(401, messages.tokenRevokedOrExpired);
     request.authContext = context;
+    if (oauthCaller) {
+      // RFC 6750 §3.1: a route that declares no scope, or one the token lacks, answers insufficient_scope.
+      const scope = request.routeOptions.config.oauthScope;
+      if (!scope || !oauthCaller.scopes.includes(scope)) {
+        return reply
+          .code(403)
+          .header('www-authenticate', `Bearer error="insufficient_scope"${scope ? `, scope="${scope}"` : ''}`)
+          .send({ error: 'insufficient_scope', error_description: oauthMessages.insufficientScope, message: oauthMessages.insufficientScope });
+      }
+      if (!deps.oauth!.allow(oauthCaller.clientId)) throw new AppError(429, messages.tooManyRequests);
+    }
     if (roles !== 'authenticated' && !context.roles.some((r) => roles.includes(r))) {
       throw new AppError(403, messages.notAuthorized);
     }
