@@ -104,7 +104,7 @@ export function OrganizationImportTab({ onImported }: { onImported: () => void }
           Each row of the file becomes an organization, and its primary contact its Administrator (an account-creation email is sent). Columns (header names, any case):{' '}
           {importColumns.map((c) => `${c.header}${c.required ? ' *' : ''}`).join(', ')}.
         </Text>
-        <Group align="flex-end">
+        <Group align="flex-start">
           <FileInput
             label="File"
             required
@@ -115,7 +115,8 @@ export function OrganizationImportTab({ onImported }: { onImported: () => void }
             style={{ flex: 1 }}
             {...form.getInputProps('file')}
           />
-          <Button variant="default" onClick={() => saveFile(new Blob([importTemplateCsv()], { type: 'text/csv' }), IMPORT_TEMPLATE_FILE_NAME)}>
+          {/* Level with the file box, below its label, whether or not the field shows an error. */}
+          <Button variant="default" mt={25} onClick={() => saveFile(new Blob([importTemplateCsv()], { type: 'text/csv' }), IMPORT_TEMPLATE_FILE_NAME)}>
             Download template
           </Button>
         </Group>
@@ -126,6 +127,7 @@ export function OrganizationImportTab({ onImported }: { onImported: () => void }
             placeholder="Choose a plan"
             data={plans.map((p) => ({ value: p.id, label: p.name }))}
             description={plan ? `Allowed users: ${plan.allowedUsersDescription}` : 'The plan every imported organization starts on.'}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             {...form.getInputProps('planId')}
           />
           <Select label="HISP" required placeholder="Choose a HISP" data={(hisps.data?.items ?? []).map((h) => ({ value: String(h.id), label: h.name }))} {...form.getInputProps('hispProviderId')} />
