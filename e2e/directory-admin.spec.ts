@@ -91,7 +91,7 @@ test('a system administrator requests a directory download, reads its log and do
   await log.getByText(/Full download of organizations/).waitFor();
   await log.getByRole('button', { name: 'Copy' }).click();
   await log.getByRole('button', { name: 'Copied!' }).waitFor();
-  expect(await page.evaluate<string>('navigator.clipboard.readText()')).toContain('Full download of organizations');
+  expect(await page.evaluate('navigator.clipboard.readText()')).toContain('Full download of organizations');
   await screenshot(page, 'admin-directory-download-log');
   await expectNoAxeViolations(page, 'admin-directory-download-log');
   // back-office-b §9: back to Copy after 2.5 s.

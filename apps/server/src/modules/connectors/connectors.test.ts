@@ -8,7 +8,8 @@ const OTHERS = ['reporting@example.org', 'admin@lakeside.example.org', 'user@lak
 async function signIn(t: TestContext, form: { accountName: string; email: string; decision?: 'accept' | 'cancel' }) {
   const { url, provider } = (await t.call(ADMIN, 'GET', '/api/connectors/externallogin')).json();
   expect(provider).toBe('sandbox');
-  const authorize = new URL(url);
+  expect(url).toMatch(/^\/api\/connectors\/sandbox\/oauth\/auth\?/);
+  const authorize = new URL(url, 'http://localhost');
   const page = await t.app.inject({ method: 'GET', url: authorize.pathname + authorize.search });
   expect(page.statusCode).toBe(200);
   expect(page.body).toContain('sandbox');
@@ -17,7 +18,7 @@ async function signIn(t: TestContext, form: { accountName: string; email: string
   const query = new URLSearchParams({ ...hidden, accountName: form.accountName, email: form.email, decision: form.decision ?? 'accept' });
   const approved = await t.app.inject({ method: 'GET', url: `${action}?${query.toString()}` });
   if (approved.statusCode !== 302) return approved;
-  const back = new URL(approved.headers.location as string);
+  const back = new URL(approved.headers.location as string, 'http://localhost');
   expect(back.pathname).toBe('/api/connectors/callback');
   return t.app.inject({ method: 'GET', url: back.pathname + back.search });
 }

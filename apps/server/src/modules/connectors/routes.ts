@@ -52,7 +52,7 @@ export function connectorsRoutes(app: App, routeDeps: ConnectorsRouteDeps) {
   const config = { roles: SYS_ADMIN };
   const sandbox = createSandboxEsignatureConnector({ appUrl: routeDeps.appUrl, signingKey: routeDeps.signingKey });
   const deps: service.ConnectorsDeps = { ...routeDeps, connector: sandbox };
-  const callbackUrl = `${routeDeps.appUrl}${service.CALLBACK_PATH}`;
+  const callbackUrl = service.CALLBACK_PATH;
 
   app.route({
     method: 'GET',
@@ -95,16 +95,16 @@ export function connectorsRoutes(app: App, routeDeps: ConnectorsRouteDeps) {
     handler: async (request, reply) => {
       const { redirect_uri: redirectUri, state, accountName, email, decision } = request.query;
       if (redirectUri !== callbackUrl) return html(reply, signInResultPage({ ok: false, message: text.signInExpired }, CLOSE_SCRIPT_PATH), 400);
-      const back = new URL(redirectUri);
+      const back = new URL(redirectUri, routeDeps.appUrl);
       back.searchParams.set('state', state);
       if (decision === 'cancel') {
         back.searchParams.set('error', 'access_denied');
-        return reply.redirect(back.toString(), 302);
+        return reply.redirect(`${back.pathname}${back.search}`, 302);
       }
       const error = !accountName ? text.accountNameRequired : !EMAIL.test(email) ? text.emailInvalid : undefined;
       if (error) return html(reply, sandboxSignInPage({ action: SANDBOX_APPROVE_PATH, redirectUri, state, accountName, email, error }), 400);
       back.searchParams.set('code', await sandbox.issueCode({ accountName, email, redirectUri }));
-      return reply.redirect(back.toString(), 302);
+      return reply.redirect(`${back.pathname}${back.search}`, 302);
     },
   });
   app.route({

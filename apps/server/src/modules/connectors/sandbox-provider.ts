@@ -26,7 +26,9 @@ export function createSandboxEsignatureConnector(deps: { appUrl: string; signing
     accountType: SANDBOX_ACCOUNT_TYPE,
     authorizeUrl: ({ state, redirectUri }) => {
       const params = new URLSearchParams({ response_type: 'code', client_id: SANDBOX_CLIENT_ID, redirect_uri: redirectUri, state, scope: 'signature' });
-      return `${deps.appUrl}${SANDBOX_SIGN_IN_PATH}?${params.toString()}`;
+      // Relative: the sandbox is served by the origin the back office runs on, so the sign-in window stays same-origin
+      // with the screen that watches it (a window on another origin would read as closed at once).
+      return `${SANDBOX_SIGN_IN_PATH}?${params.toString()}`;
     },
     // The sandbox's "authorization server": the code carries the account the tester accepted.
     issueCode: ({ accountName, email, redirectUri }) =>

@@ -23,7 +23,8 @@ const STATE_AUDIENCE = 'esignature-signin-state';
 const STATE_LIFETIME = '10m';
 const TOKEN_PURPOSE = 'esignature-access-token';
 
-const redirectUri = (deps: ConnectorsDeps) => `${deps.appUrl}${CALLBACK_PATH}`;
+// The sandbox is served here, so its redirect URI is our callback's path on the same origin (a real provider's is absolute).
+const redirectUri = (deps: ConnectorsDeps) => (deps.connector.provider === 'sandbox' ? CALLBACK_PATH : `${deps.appUrl}${CALLBACK_PATH}`);
 
 const toAccount = (row: q.AccountRow): EsignatureAccount => ({
   id: row.id,

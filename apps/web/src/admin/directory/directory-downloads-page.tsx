@@ -26,6 +26,7 @@ function FileLink({ row }: { row: DirectoryDownload }) {
       component="button"
       type="button"
       size="sm"
+      ta="left"
       disabled={saving}
       aria-label={`Download the file of request ${row.id}`}
       onClick={() => {
