@@ -83,6 +83,8 @@ import { registerApiCapture } from './modules/api-capture/recorder.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics/metrics.ts';
 import { workflowLogFields } from './platform/workflows/log-context.ts';
 import { apiCaptureRoutes } from './modules/api-capture/routes.ts';
+import { featureTogglesRoutes } from './modules/feature-toggles/routes.ts';
+import { regionsRoutes } from './modules/regions/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -266,6 +268,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   reportsRoutes(app, { db, now });
   siftMetricsRoutes(app, { db });
   generatedReportsRoutes(app, { db, blobs });
+  featureTogglesRoutes(app, { db, now });
+  regionsRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);
