@@ -58,3 +58,6 @@ export const crosswalkMessages = {
 } as const;
 export const crosswalkResult = z.object({ serviceAreas: z.number().int(), regionsCreated: z.number().int(), message: text() });
 export type CrosswalkResult = z.infer<typeof crosswalkResult>;
+
+// back-office-b §9: the service areas' search waits 1000 ms (the others 300 ms).
+export const SERVICE_AREA_SEARCH_DEBOUNCE_MS = 1000;

@@ -28,6 +28,9 @@ const SecureLogsPage = lazyPage(() => import('./securelogs/secure-logs-page.tsx'
 const ReportsPage = lazyPage(() => import('./reports/reports-page.tsx').then((m) => m.ReportsPage));
 const GeneratedReportsPage = lazyPage(() => import('./generated-reports/generated-reports-page.tsx').then((m) => m.GeneratedReportsPage));
 const SiftMetricsPage = lazyPage(() => import('./sift-metrics/sift-metrics-page.tsx').then((m) => m.SiftMetricsPage));
+const FeatureTogglesPage = lazyPage(() => import('./feature-toggles/feature-toggles-page.tsx').then((m) => m.FeatureTogglesPage));
+const RegionsPage = lazyPage(() => import('./regions/regions-page.tsx').then((m) => m.RegionsPage));
+const ServiceAreasPage = lazyPage(() => import('./regions/service-areas-page.tsx').then((m) => m.ServiceAreasPage));
 
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -79,9 +82,9 @@ const adminPages: readonly AdminPage[] = [
   placeholder('clientapplications/edit/:id', 'Edit client application', 'The form to edit a client application and reset its credentials will appear here.'),
   placeholder('directory', 'Directory', 'Directory entries will be listed here, with actions to create, update and delete them.'),
   placeholder('directorydownloads', 'Directory downloads', 'Directory download requests will be listed here.'),
-  placeholder('featureToggle', 'Feature toggles', 'Feature toggles will be listed here, with whether each is enabled globally and per organization.'),
-  placeholder('healthreferralregions', 'Health referral regions', 'Health referral regions will be listed here, with actions to create, edit and delete them.'),
-  placeholder('healthserviceareas', 'Health service areas', 'Health service areas will be listed here, with a crosswalk upload.'),
+  { path: 'featureToggle', roles: SYS_ADMIN, Page: FeatureTogglesPage },
+  { path: 'healthreferralregions', roles: SYS_ADMIN, Page: RegionsPage },
+  { path: 'healthserviceareas', roles: SYS_ADMIN, Page: ServiceAreasPage },
   placeholder('docusign', 'E-signature accounts', 'E-signature connector accounts will be listed here.'),
   placeholder('licensekeys', 'License keys', 'License keys will be listed here, with an Expiring Soon filter and a generate action.'),
   placeholder('licensetypes', 'License types', 'License types will be listed here, with actions to edit and delete them.'),

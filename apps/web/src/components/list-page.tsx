@@ -57,6 +57,8 @@ export interface ListPageProps<Row> {
   titleOrder?: 1 | 2 | 3 | 4;
   /** The search box's accessible name when it searches one field (the audits' "Username"). */
   searchLabel?: string;
+  /** The search box's pause before it searches (SearchBox). */
+  searchDebounceMs?: number;
 }
 
 const defaultRowKey = (row: unknown) => (row as { id: string | number }).id;
@@ -83,6 +85,7 @@ export function ListPage<Row>({
   fixedLayout = false,
   titleOrder = 1,
   searchLabel,
+  searchDebounceMs,
 }: ListPageProps<Row>) {
   const items = query.items ?? [];
   const totalCount = query.totalCount ?? 0;
@@ -111,7 +114,7 @@ export function ListPage<Row>({
         {actions && <Group gap="xs">{actions}</Group>}
       </Group>
       <Group align="flex-end">
-        <SearchBox value={state.search} onChange={(search) => onStateChange({ search })} {...(searchLabel ? { label: searchLabel } : {})} />
+        <SearchBox value={state.search} onChange={(search) => onStateChange({ search })} {...(searchLabel ? { label: searchLabel } : {})} {...(searchDebounceMs ? { debounceMs: searchDebounceMs } : {})} />
         {toolbar}
         {dateRange && (
           <DateRangeFilter

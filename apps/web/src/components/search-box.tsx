@@ -10,6 +10,8 @@ export interface SearchBoxProps {
   onChange: (value: string) => void;
   /** Accessible name; the placeholder shows it, so no visible label takes toolbar room. */
   label?: string;
+  /** The pause that ends typing; SEARCH_DEBOUNCE_MS unless a list's spec says otherwise (service areas: 1000 ms). */
+  debounceMs?: number;
 }
 
 function SearchIcon() {
@@ -21,14 +23,14 @@ function SearchIcon() {
   );
 }
 
-export function SearchBox({ value, onChange, label = 'Search' }: SearchBoxProps) {
+export function SearchBox({ value, onChange, label = 'Search', debounceMs = SEARCH_DEBOUNCE_MS }: SearchBoxProps) {
   const [text, setText] = useState(value);
   const lastEmitted = useRef(value);
   // The hook cancels a pending call on unmount, so a closed page never changes the URL.
   const emit = useDebouncedCallback((next: string) => {
     lastEmitted.current = next;
     onChange(next);
-  }, SEARCH_DEBOUNCE_MS);
+  }, debounceMs);
 
   // Follow outside changes (back button, reset) but not the echo of our own debounced value.
   useEffect(() => {
