@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { resellers } from '../../db/schema/back-office.ts';
 import { eulaAcceptances, eulas } from '../../db/schema/onboarding.ts';
