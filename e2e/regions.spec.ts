@@ -81,7 +81,7 @@ test('a system administrator uploads the ZIP code crosswalk: errors by line firs
   await screenshot(page, 'service-areas-crosswalk-errors');
   await expectNoAxeViolations(page, 'service-areas-crosswalk-errors');
 
-  await dialog.getByRole('button', { name: 'Clear' }).click().catch(() => undefined);
+  await dialog.getByRole('button', { name: 'Clear file' }).click();
   await choose('ZipHsaHrr19.csv', good);
   await dialog.getByRole('button', { name: 'Upload' }).click();
   await page.getByText(/^The crosswalk was loaded: 3 ZIP codes/).first().waitFor();

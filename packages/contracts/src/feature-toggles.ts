@@ -13,6 +13,7 @@ export const featureToggleMessages = {
   // A feature the product reads by name (session.ts featureNames) would stop working under another name.
   builtInName: 'This feature is read by the product under its name and cannot be renamed.',
   saved: 'The feature was saved successfully.',
+  invalidFields: 'There are invalid fields on this page.',
 } as const;
 
 export const FEATURE_NAME_MIN = 4;

@@ -10,6 +10,7 @@ export const regionMessages = {
   inUse: (count: number) => `This health referral region has ${count} health service area${count === 1 ? '' : 's'} and cannot be deleted.`,
   saved: 'The health referral region was saved successfully.',
   deleted: 'The health referral region was deleted successfully.',
+  invalidFields: 'There are invalid fields on this page.',
 } as const;
 
 export const REGION_FIELD_MAX = 255;

@@ -1,4 +1,4 @@
-import { Checkbox, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Stack, Switch, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FEATURE_NAME_MAX, featureInput, featureToggleMessages, type Feature } from '@clinicrelay/contracts/feature-toggles.ts';
 import type { z } from 'zod';
@@ -58,6 +58,11 @@ export function FeatureTogglesPage() {
         valuesOf,
         fields: (form) => (
           <Stack gap="sm">
+            {Object.keys(form.errors).length > 0 && (
+              <Alert color="red" role="alert">
+                {featureToggleMessages.invalidFields}
+              </Alert>
+            )}
             <TextInput label="Name" required maxLength={FEATURE_NAME_MAX} data-autofocus {...form.getInputProps('name')} />
             <Checkbox label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
             <Checkbox

@@ -1,4 +1,4 @@
-import { TextInput } from '@mantine/core';
+import { Alert, TextInput } from '@mantine/core';
 import { regionInput, regionMessages, REGION_FIELD_MAX, type Region } from '@clinicrelay/contracts/regions.ts';
 import type { z } from 'zod';
 import { createRegion, deleteRegion, fetchRegions, regionKeys, updateRegion } from '../../api/regions.ts';
@@ -29,6 +29,11 @@ export function RegionsPage() {
         valuesOf: (row) => ({ name: row.name, code: row.code }),
         fields: (form) => (
           <>
+            {Object.keys(form.errors).length > 0 && (
+              <Alert color="red" role="alert">
+                {regionMessages.invalidFields}
+              </Alert>
+            )}
             <TextInput label="Name" required maxLength={REGION_FIELD_MAX} data-autofocus {...form.getInputProps('name')} />
             <TextInput label="Code" required maxLength={REGION_FIELD_MAX} {...form.getInputProps('code')} />
           </>

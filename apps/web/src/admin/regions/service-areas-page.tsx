@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, FileInput, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { crosswalkMessages, SERVICE_AREA_SEARCH_DEBOUNCE_MS, type HealthServiceArea } from '@clinicrelay/contracts/regions.ts';
+import { crosswalkMessages, regionMessages, SERVICE_AREA_SEARCH_DEBOUNCE_MS, type HealthServiceArea } from '@clinicrelay/contracts/regions.ts';
 import { fetchServiceAreas, regionKeys, serviceAreaKeys, uploadCrosswalk } from '../../api/regions.ts';
 import { usePageTitle } from '../../app/page-title.ts';
 import { errorDetails } from '../../components/error-details.ts';
@@ -79,6 +79,7 @@ function CrosswalkForm({ onClose }: { onClose: () => void }) {
         placeholder="Choose a .CSV file"
         accept=".csv,text/csv"
         clearable
+        clearButtonProps={{ 'aria-label': 'Clear file' }}
         required
         value={file}
         error={fileError}
@@ -89,7 +90,7 @@ function CrosswalkForm({ onClose }: { onClose: () => void }) {
         }}
       />
       {(fileError || failure) && (
-        <Alert color="red" role="alert" title={fileError ? 'There are invalid fields on this page.' : failure!.message}>
+        <Alert color="red" role="alert" title={fileError ? regionMessages.invalidFields : failure!.message}>
           {rowErrors.length > 0 && !fileError && (
             <List size="sm" spacing={2} style={{ maxHeight: 240, overflowY: 'auto' }}>
               {rowErrors.map((line) => (
