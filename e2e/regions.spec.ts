@@ -88,8 +88,9 @@ test('a system administrator uploads the ZIP code crosswalk: errors by line firs
   await dialog.waitFor({ state: 'hidden' });
   await rowOf(page, '01001').waitFor();
   await expect.poll(() => page.getByRole('table').getByRole('row').count()).toBe(4);
+  // The service areas' search waits 1000 ms after typing (back-office-b §9).
   await page.getByRole('searchbox', { name: 'Search' }).fill('Birmingham');
-  await expect.poll(() => page.getByRole('table').getByRole('row').count()).toBe(2);
+  await expect.poll(() => page.getByRole('table').getByRole('row').count(), { timeout: 10_000 }).toBe(2);
   await rowOf(page, '35004').waitFor();
   await screenshot(page, 'service-areas');
   await expectNoAxeViolations(page, 'service-areas');
