@@ -50,9 +50,9 @@ test('a system administrator adds a feature and switches it on, and for organiza
   expect(await enabled.isChecked()).toBe(false);
   // Mantine's switch input is visually hidden: its label track takes the click.
   await enabled.click({ force: true });
-  await expect.poll(() => enabled.isChecked()).toBe(true);
+  await expect.poll(() => enabled.isChecked(), { timeout: 10_000 }).toBe(true);
   await perOrganization.click({ force: true });
-  await expect.poll(() => perOrganization.isChecked()).toBe(true);
+  await expect.poll(() => perOrganization.isChecked(), { timeout: 10_000 }).toBe(true);
   await page.reload();
   await expect.poll(() => page.getByRole('switch', { name: `Enabled: ${name}` }).isChecked(), { timeout: 10_000 }).toBe(true);
 
