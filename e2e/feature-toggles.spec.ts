@@ -51,6 +51,7 @@ test('a system administrator adds a feature and switches it on, and for organiza
   // Mantine's switch input is visually hidden: its label track takes the click.
   await enabled.click({ force: true });
   await expect.poll(() => enabled.isChecked(), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => perOrganization.isEnabled(), { timeout: 10_000 }).toBe(true);
   await perOrganization.click({ force: true });
   await expect.poll(() => perOrganization.isChecked(), { timeout: 10_000 }).toBe(true);
   await page.reload();

@@ -1,5 +1,5 @@
 import { Alert, Checkbox, Stack, Switch, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import { FEATURE_NAME_MAX, featureInput, featureToggleMessages, type Feature } from '@clinicrelay/contracts/feature-toggles.ts';
 import type { z } from 'zod';
 import { createFeatureToggle, featureToggleKeys, fetchFeatureToggles, updateFeatureToggle } from '../../api/feature-toggles.ts';
@@ -18,7 +18,11 @@ const valuesOf = (row: Feature): Values => ({ name: row.name, enabled: row.enabl
 // A toggle in the row saves at once, as the edit modal would with that one change.
 function RowToggle({ row, field, label }: { row: Feature; field: Toggle; label: string }) {
   const queryClient = useQueryClient();
+  // One save of a row at a time, each after the list shows the last: a PUT carries the row's other toggle as shown.
+  const mutationKey = ['feature-toggle', row.id];
+  const rowSaving = useIsMutating({ mutationKey }) > 0;
   const save = useMutation({
+    mutationKey,
     mutationFn: (on: boolean) => updateFeatureToggle(row.id, { ...valuesOf(row), [field]: on }),
     onSuccess: async () => {
       notifySuccess(featureToggleMessages.saved);
@@ -28,7 +32,7 @@ function RowToggle({ row, field, label }: { row: Feature; field: Toggle; label: 
     onError: (error) => notifyError(errorDetails(error).message),
   });
   const checked = save.isPending && save.variables !== undefined ? save.variables : row[field];
-  return <Switch aria-label={`${label}: ${row.name}`} checked={checked} disabled={save.isPending} onChange={(event) => save.mutate(event.currentTarget.checked)} />;
+  return <Switch aria-label={`${label}: ${row.name}`} checked={checked} disabled={rowSaving} onChange={(event) => save.mutate(event.currentTarget.checked)} />;
 }
 
 const columns: ListColumn<Feature>[] = [
