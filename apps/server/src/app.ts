@@ -94,6 +94,8 @@ import { clientApplicationsRoutes, oauthConsentRoutes } from './modules/client-a
 import { createOAuthServer } from './platform/oauth/server.ts';
 import { clientRateLimiter } from './platform/oauth/rate-limit.ts';
 import { oauthOpenApi, oauthRouteSecurity } from './platform/oauth/openapi.ts';
+import { featureTogglesRoutes } from './modules/feature-toggles/routes.ts';
+import { regionsRoutes } from './modules/regions/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -297,6 +299,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   generatedReportsRoutes(app, { db, blobs });
   licensesRoutes(app, { db, now });
   emergenciesRoutes(app, { db, now, emergencyServiceUrl: config.emergencyService.url });
+  featureTogglesRoutes(app, { db, now });
+  regionsRoutes(app, { db, now, files: sharedWorkerPool(config.fileWorkers) });
   registerPresence(await registerHub(app, { db, signingKey: config.tokenSigningKey, now, publicUrl: config.publicUrl }), { db });
 
   registerWebApp(app, config.webDistDir);

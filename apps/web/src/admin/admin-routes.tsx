@@ -3,7 +3,6 @@ import { Route, Routes } from 'react-router';
 import type { Role } from '@clinicrelay/contracts/roles.ts';
 import { RequireRoles, UnknownRoute } from '../app/guards.tsx';
 import { lazyPage } from '../app/lazy-page.tsx';
-import { AdminAreaPage } from './admin-area-page.tsx';
 
 const NetworksPage = lazyPage(() => import('./networks/networks-page.tsx').then((m) => m.NetworksPage));
 const ReservedWordsPage = lazyPage(() => import('./reference-data/reserved-words-page.tsx').then((m) => m.ReservedWordsPage));
@@ -38,6 +37,9 @@ const LicenseTypesPage = lazyPage(() => import('./licenses/license-types-page.ts
 const DirectoryEntriesPage = lazyPage(() => import('./directory/directory-entries-page.tsx').then((m) => m.DirectoryEntriesPage));
 const DirectoryDownloadsPage = lazyPage(() => import('./directory/directory-downloads-page.tsx').then((m) => m.DirectoryDownloadsPage));
 const DocusignPage = lazyPage(() => import('./docusign/docusign-page.tsx').then((m) => m.DocusignPage));
+const FeatureTogglesPage = lazyPage(() => import('./feature-toggles/feature-toggles-page.tsx').then((m) => m.FeatureTogglesPage));
+const RegionsPage = lazyPage(() => import('./regions/regions-page.tsx').then((m) => m.RegionsPage));
+const ServiceAreasPage = lazyPage(() => import('./regions/service-areas-page.tsx').then((m) => m.ServiceAreasPage));
 
 const SYSTEM_ADMINS: readonly Role[] = ['SysAdmin', 'SysAdminReporting'];
 const SYS_ADMIN: readonly Role[] = ['SysAdmin'];
@@ -47,11 +49,6 @@ interface AdminPage {
   path: string;
   roles: readonly Role[];
   Page: ComponentType;
-}
-
-// A back-office route of the screens catalog whose screen a later issue builds; shows no data by design.
-function placeholder(path: string, title: string, summary: string): AdminPage {
-  return { path, roles: SYS_ADMIN, Page: () => <AdminAreaPage key={path} title={title} summary={summary} /> };
 }
 
 // Every back-office screen (back-office-a and -b §2). Reserved words and specialties have no route in the spec
@@ -89,13 +86,13 @@ const adminPages: readonly AdminPage[] = [
   { path: 'clientapplications', roles: SYS_ADMIN, Page: ClientApplicationsPage },
   { path: 'clientapplications/add', roles: SYS_ADMIN, Page: ClientApplicationFormPage },
   { path: 'clientapplications/edit/:id', roles: SYS_ADMIN, Page: ClientApplicationFormPage },
-  placeholder('featureToggle', 'Feature toggles', 'Feature toggles will be listed here, with whether each is enabled globally and per organization.'),
-  placeholder('healthreferralregions', 'Health referral regions', 'Health referral regions will be listed here, with actions to create, edit and delete them.'),
-  placeholder('healthserviceareas', 'Health service areas', 'Health service areas will be listed here, with a crosswalk upload.'),
   { path: 'licensekeys', roles: SYS_ADMIN, Page: LicenseKeysPage },
   { path: 'licensetypes', roles: SYS_ADMIN, Page: LicenseTypesPage },
   { path: 'docusign', roles: SYS_ADMIN, Page: DocusignPage },
   { path: 'messageroutingrules', roles: SYS_ADMIN, Page: RoutingRulesPage },
+  { path: 'featureToggle', roles: SYS_ADMIN, Page: FeatureTogglesPage },
+  { path: 'healthreferralregions', roles: SYS_ADMIN, Page: RegionsPage },
+  { path: 'healthserviceareas', roles: SYS_ADMIN, Page: ServiceAreasPage },
 ];
 
 // Descendant routes of /admin/* (react-router matches them case-insensitively, like the top-level table).

@@ -1,14 +1,24 @@
-import { boolean, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { organizations } from './organizations.ts';
+import { sql } from 'drizzle-orm';
+import { boolean, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { auditColumns, organizations } from './organizations.ts';
 
-export const featureToggles = pgTable('feature_toggles', {
-  id: uuid().primaryKey().defaultRandom(),
-  name: text().notNull().unique(),
-  description: text().notNull().default(''),
-  isEnabled: boolean().notNull().default(false),
-});
+// back-office-b §3 Feature: createDate/createdBy/modifiedBy/modifiedDate are the audit columns. A change to this table
+// or organization_features notifies every server process (migration 0037: trigger on channel feature_toggles_changed).
+export const featureToggles = pgTable(
+  'feature_toggles',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    description: text().notNull().default(''),
+    isEnabled: boolean().notNull().default(false),
+    // Whether an organization's own setting (organization_features) applies; otherwise only the global one does.
+    isOrganizationFeature: boolean().notNull().default(false),
+    ...auditColumns,
+  },
+  (t) => [uniqueIndex('feature_toggles_name_lower_idx').on(sql`lower(${t.name})`)],
+);
 
-// A per-organization setting overrides the global one.
+// A per-organization setting overrides the global one (for an organization feature).
 export const organizationFeatures = pgTable(
   'organization_features',
   {

@@ -41,9 +41,15 @@ const featureDescriptions: Record<(typeof featureNames)[number], string> = {
   apiCaptureEnabled: 'API capture of organizations in the back office.',
 };
 
+// The end-user features an organization's own setting switches (issue 29 §5); the back-office ones are global.
+const organizationFeatureNames = new Set<string>(['PatientExtractionAPI', 'IntakeCdaViewer', 'AutomatedCarePlans', 'UseOptimizedIntake']);
+
 export async function seedReferenceData(db: DbOrTx): Promise<void> {
   await db.insert(jobFunctions).values(jobFunctionNames.map((name, i) => ({ id: i + 1, name }))).onConflictDoNothing();
-  await db.insert(featureToggles).values(featureNames.map((name) => ({ name, description: featureDescriptions[name], isEnabled: false }))).onConflictDoNothing();
+  await db
+    .insert(featureToggles)
+    .values(featureNames.map((name) => ({ name, description: featureDescriptions[name], isEnabled: false, isOrganizationFeature: organizationFeatureNames.has(name) })))
+    .onConflictDoNothing();
   for (const rt of systemReleaseTypes) {
     const exists = await db.select({ id: releaseTypes.id }).from(releaseTypes).where(and(isNull(releaseTypes.organizationId), eq(releaseTypes.name, rt.name)));
     if (exists.length === 0) await db.insert(releaseTypes).values(rt);

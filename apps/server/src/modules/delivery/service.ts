@@ -23,7 +23,7 @@ import { enqueue } from '../../platform/workflows/enqueue.ts';
 import type { DirectDeps } from '../../transports/direct/direct-deps.ts';
 import { lookupRecipient } from '../../transports/direct/recipients.ts';
 import * as messagesQ from '../messages/queries.ts';
-import { findEnabledFeatures } from '../session/queries.ts';
+import { isFeatureEnabled } from '../feature-toggles/cache.ts';
 import { assertPlanIncludesSending, isHostedDirectAddress, isPlanRestricted } from '../subscriptions/plan-guard.ts';
 import * as q from './queries.ts';
 
@@ -158,7 +158,7 @@ async function validate(db: DbOrTx, caller: Caller, draft: Draft, kind: SendKind
 // end-user §6: Track Fax Responses applies when AutomatedCarePlans is on and a recipient is a fax number.
 async function tracksFaxResponses(db: DbOrTx, caller: Caller, draft: Draft, recipients: RecipientAddress[]) {
   if (!draft.trackFaxResponses || !recipients.some((r) => r.channel === 'Fax')) return false;
-  return (await findEnabledFeatures(db, caller.organizationId)).includes(TRACKED_REFERRALS_FEATURE);
+  return isFeatureEnabled(db, caller.organizationId, TRACKED_REFERRALS_FEATURE);
 }
 
 export interface SendCommit {

@@ -7,7 +7,7 @@ import * as attachmentsQ from '../attachments/queries.ts';
 import { messageVisibleTo, viewerOf } from '../intake/queries.ts';
 import * as messagesQ from '../messages/queries.ts';
 import type { Caller } from '../messages/service.ts';
-import { findEnabledFeatures } from '../session/queries.ts';
+import { isFeatureEnabled } from '../feature-toggles/cache.ts';
 import * as q from './queries.ts';
 import { enqueueExtraction, pdfBlobIdOf } from './workflow.ts';
 
@@ -31,7 +31,7 @@ export interface ExtractionDeps {
 type ExtractionStatus = z.infer<typeof extractionStatus>;
 
 async function requireFeature(db: DbOrTx, caller: Caller) {
-  if (!(await findEnabledFeatures(db, caller.organizationId)).includes(PATIENT_EXTRACTION_FEATURE)) throw new AppError(404, extractionMessages.notEnabled);
+  if (!(await isFeatureEnabled(db, caller.organizationId, PATIENT_EXTRACTION_FEATURE))) throw new AppError(404, extractionMessages.notEnabled);
 }
 
 // The attachment of a message the caller may see (Intake visibility); anything else does not exist.

@@ -1,6 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { featureToggles, organizationFeatures } from '../../db/schema/features.ts';
 import { resellers } from '../../db/schema/back-office.ts';
 import { eulaAcceptances, eulas } from '../../db/schema/onboarding.ts';
 import { networkAdministrators, networkOrganizations, networks } from '../../db/schema/networks.ts';
@@ -65,20 +64,6 @@ export async function findProfileData(db: DbOrTx, userId: string, organizationId
 
 export async function updateSessionOrganization(db: DbOrTx, sessionId: string, organizationId: string) {
   await db.update(sessions).set({ organizationId }).where(eq(sessions.id, sessionId));
-}
-
-// Feature names on for an organization: its own setting wins over the global one.
-export async function findEnabledFeatures(db: DbOrTx, organizationId: string | null) {
-  const rows = await db
-    .select({ name: featureToggles.name })
-    .from(featureToggles)
-    .leftJoin(
-      organizationFeatures,
-      and(eq(organizationFeatures.featureId, featureToggles.id), organizationId ? eq(organizationFeatures.organizationId, organizationId) : sql`false`),
-    )
-    .where(sql`coalesce(${organizationFeatures.isEnabled}, ${featureToggles.isEnabled})`)
-    .orderBy(asc(featureToggles.name));
-  return rows.map((r) => r.name);
 }
 
 export async function findPreferences(db: DbOrTx, userId: string) {

@@ -6,6 +6,7 @@ import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/guard.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
 import * as q from './queries.ts';
+import { enabledFeatures } from '../feature-toggles/cache.ts';
 
 export interface SessionDeps {
   db: Database;
@@ -94,7 +95,7 @@ export async function changeOrganization(deps: SessionDeps, session: AuthContext
 }
 
 export const getFeatures = async (deps: SessionDeps, session: AuthContext) => ({
-  enabled: await q.findEnabledFeatures(deps.db, session.organizationId),
+  enabled: await enabledFeatures(deps.db, session.organizationId),
 });
 
 const preferenceDefaults: UserPreferences = {
