@@ -15,7 +15,7 @@ CREATE TABLE "client_applications" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"modified_by" uuid,
 	"modified_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "client_applications_client_id_unique" UNIQUE("client_id")
+	CONSTRAINT "client_applications_clientId_unique" UNIQUE("client_id")
 );
 --> statement-breakpoint
 ALTER TABLE "client_applications" ADD CONSTRAINT "client_applications_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE set null ON UPDATE no action;

@@ -12,7 +12,7 @@ CREATE TABLE "license_types" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"modified_by" uuid,
 	"modified_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "license_types_name_key_unique" UNIQUE("name_key")
+	CONSTRAINT "license_types_nameKey_unique" UNIQUE("name_key")
 );
 --> statement-breakpoint
 CREATE TABLE "licenses" (
