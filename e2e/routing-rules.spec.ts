@@ -24,11 +24,11 @@ test('a system administrator creates a routing rule, adds an endpoint and a send
   const save = add.getByRole('button', { name: 'Save' });
   expect(await save.isDisabled()).toBe(true);
   // Leaving the address empty says why, and the form is marked invalid.
-  await add.getByRole('textbox', { name: 'Address' }).focus();
+  await add.getByRole('textbox', { name: 'Address', exact: true }).focus();
   await add.getByRole('textbox', { name: 'Key HIE address' }).fill('k'.repeat(10));
   await add.getByText('Address is required.').waitFor();
   await add.getByText('There are invalid fields on this page.').waitFor();
-  await add.getByRole('textbox', { name: 'Address' }).fill(address);
+  await add.getByRole('textbox', { name: 'Address', exact: true }).fill(address);
   await choose(page, 'Step type', '3');
   await choose(page, 'Security type', 'Certificate');
   await choose(page, 'Convert to format', 'ORU');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from './errors.ts';
 import { isOid, normalizeOid, OID_MAX } from './carequality.ts';
 import { pageOf, pageQuery } from './paging.ts';
 import { text } from './text.ts';
@@ -14,7 +15,7 @@ export const emergencyMessages = {
   organizationsLoadFailed: 'Error loading organizations.',
   organizationSearchFailed: 'Error searching for organization',
   noOrganizationsFound: 'No organizations found',
-  invalidFields: 'There are invalid fields on this page.',
+  invalidFields: messages.invalidFields,
   // Not worded in the spec; these follow its other back-office messages.
   invalidDate: 'Please enter a valid date: M/d/yyyy, M/d/yy, MMddyyyy or MMddyy.',
   chooseOrganization: 'Please choose an organization from the list.',

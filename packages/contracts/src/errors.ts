@@ -18,6 +18,8 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 
 // User-visible texts, spec wording where the spec gives one (end-user §8).
 export const messages = {
+  // Any invalid form (back-office-b §5).
+  invalidFields: 'There are invalid fields on this page.',
   tokenRevokedOrExpired: 'Token revoked or expired.',
   // The spec names no text for a session ended by inactivity or its time limit; shown on the way to sign-in.
   sessionExpired: 'Your session has expired. Please sign in again.',

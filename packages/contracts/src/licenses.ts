@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from './errors.ts';
 import { pageOf, pageQuery } from './paging.ts';
 import { limitError, text } from './text.ts';
 import { EMAIL_PATTERN } from './users.ts';
@@ -9,7 +10,7 @@ export const licenseMessages = {
   typeExists: 'This license type already exists',
   categoryRequired: 'Please select a category',
   typeNotFound: 'License type was not found',
-  invalidFields: 'There are invalid fields on this page.',
+  invalidFields: messages.invalidFields,
   namePattern: 'Name may contain only letters, digits, dashes and underscores.',
   subscriptionRequired: 'Subscription is required for a licensed plan.',
   subscriptionUnknown: 'Subscription is not a plan of the product.',

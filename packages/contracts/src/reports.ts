@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from './errors.ts';
 import { isRealDate, parseTypedDate } from './dates.ts';
 import { pageOf, sortDir } from './paging.ts';
 import { text } from './text.ts';
@@ -7,7 +8,7 @@ import { text } from './text.ts';
 export const reportMessages = {
   // back-office-a §5 "Report date range".
   startAfterEnd: 'Start Date must be smaller or equal than End Date.',
-  invalidFields: 'There are invalid fields on this page.',
+  invalidFields: messages.invalidFields,
   // Not worded in the spec (§8: report toasts are not shown).
   invalidDate: 'Enter a date as M/d/yyyy.',
   dateInFuture: 'The date cannot be later than today.',

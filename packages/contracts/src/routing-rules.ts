@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from './errors.ts';
 import { pageOf, sortDir } from './paging.ts';
 import { text } from './text.ts';
 
@@ -42,7 +43,7 @@ export const routingRuleMessages = {
   endpointDeleted: 'The endpoint was deleted.',
   senderSaved: 'The sending organization was saved.',
   senderDeleted: 'The sending organization was deleted.',
-  invalidFields: 'There are invalid fields on this page.',
+  invalidFields: messages.invalidFields,
   none: 'None',
   noItems: (entityName: string) => `This routing rule has no ${entityName}s yet.`,
   endpointsHint: 'Documents for this address are sent as HL7 v2 over MLLP to the first endpoint that answers (MDM and ORU rules).',

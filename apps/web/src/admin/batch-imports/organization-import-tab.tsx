@@ -5,13 +5,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { batchImportMessages as text, IMPORT_TEMPLATE_FILE_NAME, importColumns, importTemplateCsv, MAX_IMPORT_FILE_BYTES } from '@clinicrelay/contracts/batch-imports.ts';
 import { RESELLER_TYPE_AFFILIATE, RESELLER_TYPE_LICENSING } from '@clinicrelay/contracts/organizations.ts';
+import { messages } from '@clinicrelay/contracts/errors.ts';
 import { batchImportKeys, fetchDirectMessagingProviders, fetchOrganizationTypes, importOrganizations } from '../../api/batch-imports.ts';
 import { fetchChoices, fetchSpecialtyOptions, organizationKeys } from '../../api/organizations.ts';
 import { errorDetails } from '../../components/error-details.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { saveFile } from '../../components/save-file.ts';
 
-const INVALID_FORM = 'There are invalid fields on this page.';
+
 const isImportFile = (file: File) => /\.(csv|xlsx)$/i.test(file.name);
 const required = (message: string) =>
   z
@@ -98,7 +99,7 @@ export function OrganizationImportTab({ onImported }: { onImported: () => void }
     <form onSubmit={submit} noValidate aria-label="Organization import">
       <Stack gap="md" maw={880}>
         <Title order={2}>Organization import</Title>
-        {invalid && Object.keys(form.errors).length > 0 && <Alert color="red">{INVALID_FORM}</Alert>}
+        {invalid && Object.keys(form.errors).length > 0 && <Alert color="red">{messages.invalidFields}</Alert>}
         {failure && !invalid && <Alert color="red">{failure}</Alert>}
         <Text size="sm" c="dimmed">
           Each row of the file becomes an organization, and its primary contact its Administrator (an account-creation email is sent). Columns (header names, any case):{' '}
