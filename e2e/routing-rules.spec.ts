@@ -19,13 +19,13 @@ test('a system administrator creates a routing rule, adds an endpoint and a send
   await page.goto(new URL('/admin/messageroutingrules', page.url()).toString());
   await expectHeading(page, 'Message routing rules');
 
-  await page.getByRole('button', { name: 'Add routing rule' }).click();
+  await page.getByRole('button', { name: 'Add routing rule', exact: true }).click();
   const add = page.getByRole('dialog', { name: 'Add routing rule' });
-  const save = add.getByRole('button', { name: 'Save' });
+  const save = add.getByRole('button', { name: 'Save', exact: true });
   expect(await save.isDisabled()).toBe(true);
   // Leaving the address empty says why, and the form is marked invalid.
   await add.getByRole('textbox', { name: 'Address', exact: true }).focus();
-  await add.getByRole('textbox', { name: 'Key HIE address' }).fill('k'.repeat(10));
+  await add.getByRole('textbox', { name: 'Key HIE address', exact: true }).fill('k'.repeat(10));
   await add.getByText('Address is required.').waitFor();
   await add.getByText('There are invalid fields on this page.').waitFor();
   await add.getByRole('textbox', { name: 'Address', exact: true }).fill(address);
@@ -33,8 +33,8 @@ test('a system administrator creates a routing rule, adds an endpoint and a send
   await choose(page, 'Security type', 'Certificate');
   await choose(page, 'Convert to format', 'ORU');
   await choose(page, 'Location code', 'rrh');
-  await add.getByRole('textbox', { name: 'Facility OID' }).fill('2.16.840.1.113883.3.1234');
-  await add.getByRole('textbox', { name: 'Key HIE address' }).fill('hie-gateway@statehie.example.org');
+  await add.getByRole('textbox', { name: 'Facility OID', exact: true }).fill('2.16.840.1.113883.3.1234');
+  await add.getByRole('textbox', { name: 'Key HIE address', exact: true }).fill('hie-gateway@statehie.example.org');
   await expect.poll(() => save.isDisabled()).toBe(false);
   await screenshot(page, 'routing-rule-add');
   await expectNoAxeViolations(page, 'routing-rule-add');
@@ -51,16 +51,16 @@ test('a system administrator creates a routing rule, adds an endpoint and a send
   await row.getByRole('button', { name: `Manage endpoints of ${address}` }).click();
   const endpoints = page.getByRole('dialog', { name: /^Endpoints:/ });
   await endpoints.getByText('This routing rule has no endpoints yet.').waitFor();
-  await endpoints.getByRole('button', { name: 'Add endpoint' }).click();
+  await endpoints.getByRole('button', { name: 'Add endpoint', exact: true }).click();
   const endpoint = page.getByRole('dialog', { name: 'Add endpoint' });
-  await endpoint.getByRole('textbox', { name: 'IP address' }).fill('mllp.mercy-hospital.example.net');
-  await endpoint.getByRole('textbox', { name: 'Port' }).fill('70000');
-  await endpoint.getByRole('textbox', { name: 'OID' }).focus();
+  await endpoint.getByRole('textbox', { name: 'IP address', exact: true }).fill('mllp.mercy-hospital.example.net');
+  await endpoint.getByRole('textbox', { name: 'Port', exact: true }).fill('70000');
+  await endpoint.getByRole('textbox', { name: 'OID', exact: true }).focus();
   await endpoint.getByText('Port must be a number from 1 to 65535.').waitFor();
-  await endpoint.getByRole('textbox', { name: 'Port' }).fill('2575');
-  await endpoint.getByRole('button', { name: 'Save' }).click();
+  await endpoint.getByRole('textbox', { name: 'Port', exact: true }).fill('2575');
+  await endpoint.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('The endpoint was saved.').waitFor();
-  await endpoints.getByRole('cell', { name: 'mllp.mercy-hospital.example.net' }).waitFor();
+  await endpoints.getByRole('cell', { name: 'mllp.mercy-hospital.example.net', exact: true }).waitFor();
   await screenshot(page, 'routing-rule-endpoints');
   await expectNoAxeViolations(page, 'routing-rule-endpoints');
   await page.keyboard.press('Escape');
@@ -69,18 +69,18 @@ test('a system administrator creates a routing rule, adds an endpoint and a send
   // Manage sending organizations: Lakeside, chosen from the typeahead.
   await row.getByRole('button', { name: `Manage sending organizations of ${address}` }).click();
   const senders = page.getByRole('dialog', { name: /^Sending organizations:/ });
-  await senders.getByRole('button', { name: 'Add sending organization' }).click();
+  await senders.getByRole('button', { name: 'Add sending organization', exact: true }).click();
   const sender = page.getByRole('dialog', { name: 'Add sending organization' });
-  const organization = sender.getByRole('combobox', { name: 'Organization' });
+  const organization = sender.getByRole('combobox', { name: 'Organization', exact: true });
   await organization.fill('Lakes');
   await page.getByRole('option', { name: /^Lakeside/ }).first().click();
-  await sender.getByRole('textbox', { name: 'Organization OID' }).fill('2.16.840.1.113883.3.55');
-  await sender.getByRole('textbox', { name: 'Facility type' }).fill('Clinic');
+  await sender.getByRole('textbox', { name: 'Organization OID', exact: true }).fill('2.16.840.1.113883.3.55');
+  await sender.getByRole('textbox', { name: 'Facility type', exact: true }).fill('Clinic');
   await screenshot(page, 'routing-rule-sender-add');
   await expectNoAxeViolations(page, 'routing-rule-sender-add');
-  await sender.getByRole('button', { name: 'Save' }).click();
+  await sender.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('The sending organization was saved.').waitFor();
-  await senders.getByRole('cell', { name: '2.16.840.1.113883.3.55' }).waitFor();
+  await senders.getByRole('cell', { name: '2.16.840.1.113883.3.55', exact: true }).waitFor();
   await screenshot(page, 'routing-rule-senders');
   await page.keyboard.press('Escape');
   await senders.waitFor({ state: 'hidden' });
@@ -93,7 +93,7 @@ test('a system administrator creates a routing rule, adds an endpoint and a send
 
   await row.getByRole('button', { name: `Delete ${address}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete routing rule' });
-  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByText('The routing rule was deleted.').waitFor();
   await page.getByText('There are no results matching your criteria.').waitFor();
 });
