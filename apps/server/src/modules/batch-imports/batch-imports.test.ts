@@ -323,8 +323,8 @@ describe('batch organization import: a restart mid-import', () => {
     // The first runner stops at row 30 (a deploy): its run is abandoned in the middle of its first step.
     let reached!: () => void;
     const atRow30 = new Promise<void>((resolve) => (reached = resolve));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    // Never settled: a process that is gone does not come back to finish its step (releasing it here raced the check below).
+    const held = new Promise<void>(() => undefined);
     const first = await startWorkers({
       db: h.db(),
       handlers: new Map([[BATCH_IMPORT_WORKFLOW, batchImportWorkflow({ ...h.deps(), beforeRow: async (n) => (n === 31 ? (reached(), held) : undefined) })]]),
@@ -335,7 +335,6 @@ describe('batch organization import: a restart mid-import', () => {
     });
     await atRow30;
     await first.stop();
-    release();
     const created = (await t.handle.db.select().from(batchImportItems).where(eq(batchImportItems.batchId, accepted.id))).filter((i) => i.itemStatus === 'Created');
     expect(created.length).toBe(29);
     // The process is gone: its lease runs out, and a new runner (another process) takes the workflow over.

@@ -130,19 +130,20 @@ describe('Organizations', { timeout: 30_000 }, () => {
     expect(calls.find((c) => c.key === `PUT /api/organizations/${ID}/activate`)?.body).toEqual({ id: ID, activated: true, sendEmail: true, seedRecords: true });
   });
 
-  it('filters by Status (the operators’ queues) from the URL, and has no Import button until batch import exists', async () => {
+  it('filters by Status (the operators’ queues) from the URL, and its Import button opens the batch organization import', async () => {
     const { calls, router } = start('/admin/organizations?status=awaitingReview', {
       handlers: { 'GET /api/organizations?pageNumber=1&pageSize=10&sortDir=asc&status=awaitingReview': () => json(200, { items: [row], totalCount: 1 }) },
     });
     expect(await screen.findByText('Hillcrest Pediatrics')).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Status' })).toHaveProperty('value', 'Awaiting review');
     expect(calls.some((c) => c.key === 'GET /api/organizations?pageNumber=1&pageSize=10&sortDir=asc&status=awaitingReview')).toBe(true);
-    expect(screen.queryByRole('link', { name: 'Import' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await user.click(await screen.findByRole('option', { name: 'Awaiting activation' }));
     await waitFor(() => expect(router.state.location.search).toBe('?status=awaitingActivation'));
+    await user.click(screen.getByRole('button', { name: 'Import' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/batchimports'));
+    expect(router.state.location.search).toBe('?tab=import');
   });
 
   it('opens /admin/organizations/{Id} with the number the list shows', async () => {
