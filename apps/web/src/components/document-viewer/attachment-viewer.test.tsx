@@ -115,11 +115,12 @@ describe('AttachmentViewer', () => {
     renderWithProviders(<AttachmentViewer messageId={MESSAGE_ID} attachment={attachment()} mode="view" />);
     await screen.findByText('Page 1 of 3');
     expect(shownTools()).toEqual([]);
-    expect(rendered).toEqual([1]);
+    // The page counter can show before the canvas draw is called (seen at load in CI): wait for the draw itself.
+    await waitFor(() => expect(rendered).toEqual([1]));
 
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     await screen.findByText('Page 2 of 3');
-    expect(rendered.at(-1)).toBe(2);
+    await waitFor(() => expect(rendered.at(-1)).toBe(2));
     // The bearer goes in the header, never in the URL.
     expect(fileGets(calls)).toEqual([{ method: 'GET', url: FILE_PATH, authorization: 'Bearer access-1', body: undefined }]);
   });
