@@ -14,7 +14,10 @@ export default defineConfig({
     fileParallelism: E2E_WORKERS > 1,
     maxWorkers: E2E_WORKERS,
     sequence: { concurrent: false },
-    testTimeout: 30_000,
+    // A worker's files share its modules and its Chromium (support/test.ts); each test still gets a new context.
+    isolate: false,
+    // A journey's steps, axe runs and screenshots take twice as long with two servers and two Chromiums on 2 cores.
+    testTimeout: 60_000,
     // The first start seeds the demo world in an empty database: ~20 s on 2 cores, more on a busy CI box.
     hookTimeout: 180_000,
     teardownTimeout: 30_000,

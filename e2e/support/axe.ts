@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { RESULTS_DIR } from './constants.ts';
+import { RESULTS_DIR, SCREENSHOT_VIEWPORT } from './constants.ts';
 import { waitForExpression } from './journeys.ts';
 
 // axe-core's browser build, injected through the DevTools protocol (page.evaluate is not subject to the
@@ -47,8 +47,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   const dir = path.join(RESULTS_DIR, 'screens');
   mkdirSync(dir, { recursive: true });
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // Pages open at this size already: resizing lays the page out twice more, for nothing.
+  const resize = before?.width !== SCREENSHOT_VIEWPORT.width || before.height !== SCREENSHOT_VIEWPORT.height;
+  if (resize) await page.setViewportSize(SCREENSHOT_VIEWPORT);
   await animationsSettled(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
-  if (before) await page.setViewportSize(before);
+  if (resize && before) await page.setViewportSize(before);
 }

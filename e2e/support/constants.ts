@@ -12,3 +12,6 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 // A real scanned referral of the shared fixtures, read where it lives beside the project.
 export const UD_SAMPLE = path.resolve(REPO_ROOT, '../shared/fixtures/pdf/ud-sample.pdf');
 export const REFERRAL_NOTE = path.resolve(REPO_ROOT, '../shared/fixtures/cda/referral-note.xml');
+
+// Every page opens at the size its screenshots are taken at (the developers' guide: 1440×900).
+export const SCREENSHOT_VIEWPORT = { width: 1440, height: 900 } as const;

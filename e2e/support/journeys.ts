@@ -2,7 +2,7 @@ import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_PASSWORD, UD_SAMPLE } from './constants.ts';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 15_000;
 const ACCESS_TOKEN_KEY = 'clinicrelay.accessToken';
 
 /** Waits until the browser shows `pathname` (the SPA redirects after the first render). */
@@ -180,6 +180,10 @@ export async function composeReferral(page: Page, to: string[], subject: string,
 
   const dialog = await fillAttachDialog(page, UD_SAMPLE);
   await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
+  // Closing the upload dialog moves the form to its draft's URL, which mounts the form anew: a Send clicked before
+  // that lands would open a Review and Send dialog the new mount does not have.
+  await dialog.waitFor({ state: 'hidden' });
+  await expectHeading(page, 'Edit draft');
   await page.getByText('ud-sample.pdf').first().waitFor();
 }
 

@@ -120,9 +120,19 @@ export function useListState(defaults: ListStatePatch = {}): [ListState, (patch:
 
   // What this hook last wrote, ahead of the render that will show it: react-router hands a functional update the
   // parameters of the last render, so a debounced search landing between a filter's change and its render would
-  // otherwise write the filter away.
+  // otherwise write the filter away. The render of one of its own earlier writes (two changes in quick succession
+  // render one after the other) must not take it back either; any other URL (Back, a link) is adopted.
   const latest = useRef(searchParams);
+  const pendingWrites = useRef<string[]>([]);
+  const renderedKey = useRef(paramsKey);
   useLayoutEffect(() => {
+    renderedKey.current = paramsKey;
+    const index = pendingWrites.current.indexOf(paramsKey);
+    if (index >= 0) {
+      pendingWrites.current.splice(0, index + 1);
+      return;
+    }
+    pendingWrites.current = [];
     latest.current = new URLSearchParams(paramsKey);
   }, [paramsKey]);
 
@@ -134,6 +144,8 @@ export function useListState(defaults: ListStatePatch = {}): [ListState, (patch:
       const next = new URLSearchParams(latest.current);
       writeListState(next, applyListStatePatch(current, patch), fullDefaults);
       latest.current = next;
+      // A write that leaves the URL as rendered brings no render to wait for.
+      if (next.toString() !== renderedKey.current) pendingWrites.current.push(next.toString());
       // Each debounced search would otherwise be a Back-button stop.
       setSearchParams(next, { replace: 'search' in patch });
     },
