@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { expectNoAxeViolations, screenshot } from './support/axe.ts';
-import { expectHeading, openSignIn, signIn } from './support/journeys.ts';
+import { expectHeading, openSignIn, signIn, waitForExpression } from './support/journeys.ts';
 import { test } from './support/test.ts';
 
 // Issue 29 §6: a system administrator declares an emergency at /admin/emergencies, covers organizations found through the
@@ -102,6 +102,8 @@ test('a system administrator declares, disables and enables an emergency and kee
 
   await page.getByRole('button', { name: 'Add organization' }).click();
   const addOrganization = page.getByRole('dialog', { name: 'Add organization' });
+  // The dialog takes the focus once it is open: a Save clicked before that (CI, 2 loaded cores) submitted nothing.
+  await waitForExpression(page, `!!document.activeElement?.closest('[role="dialog"]')`);
   await addOrganization.getByRole('button', { name: 'Save' }).click();
   await addOrganization.getByText('There are invalid fields on this page.').waitFor();
   await addOrganization.getByText('OID is required.').waitFor();
